@@ -1,0 +1,38 @@
+package com.example.threading;
+
+import com.example.threading.jetty.JettyThreadPoolHealthCheck;
+import com.example.threading.metrics.PrometheusEndpoint;
+import com.example.threading.work.WorkPatterns;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+
+/** Wires every threading pattern into one Dropwizard service; each pattern registers itself from its own package. */
+public final class ThreadingApplication extends Application<ThreadingConfiguration> {
+
+    /** Starts the service, e.g. {@code server config.yml}. */
+    public static void main(String[] args) throws Exception {
+        new ThreadingApplication().run(args);
+    }
+
+    @Override
+    public String getName() {
+        return "threading-reference";
+    }
+
+    @Override
+    public void initialize(Bootstrap<ThreadingConfiguration> bootstrap) {
+        // ${VAR:-default} in config.yml: every knob can be set from the environment (Docker, CI).
+        bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
+                bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+    }
+
+    @Override
+    public void run(ThreadingConfiguration configuration, Environment environment) {
+        new WorkPatterns(configuration.getWork()).register(environment);
+        JettyThreadPoolHealthCheck.register(environment);
+        PrometheusEndpoint.register(environment);
+    }
+}

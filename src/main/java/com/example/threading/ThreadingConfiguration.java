@@ -1,0 +1,21 @@
+package com.example.threading;
+
+import com.example.threading.work.WorkConfiguration;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.core.Configuration;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+
+/** The service's configuration: Dropwizard's {@code server}, {@code logging}, {@code metrics} plus one section per pattern. */
+public final class ThreadingConfiguration extends Configuration {
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private WorkConfiguration work = new WorkConfiguration();
+
+    /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
+    public WorkConfiguration getWork() {
+        return work;
+    }
+}

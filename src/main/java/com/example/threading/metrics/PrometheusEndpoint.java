@@ -1,0 +1,41 @@
+package com.example.threading.metrics;
+
+import com.codahale.metrics.MetricFilter;
+import io.dropwizard.core.setup.Environment;
+import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
+import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Set;
+
+/**
+ * Serves every Dropwizard metric in Prometheus text format on the admin port at {@code /prometheus}.
+ *
+ * <p>Prometheus reserves the suffixes {@code _total}, {@code _created}, {@code _info} and {@code _bucket}:
+ * the bridge strips them from names, so {@code x.created} (a thread factory's meter) and a meter {@code x}
+ * would both become {@code x_total}, and a duplicate name fails the whole scrape. Metrics whose last name
+ * segment is such a suffix are therefore left out here; they stay on {@code /metrics}.
+ */
+public final class PrometheusEndpoint {
+
+    /** Path of the scrape endpoint on the admin connector. */
+    public static final String PATH = "/prometheus";
+
+    private static final Set<String> RESERVED_SUFFIXES = Set.of("total", "created", "info", "bucket");
+
+    private PrometheusEndpoint() {
+    }
+
+    /** Bridges the environment's metric registry into a Prometheus registry and mounts the servlet. */
+    public static void register(Environment environment) {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        DropwizardExports.builder()
+                .dropwizardRegistry(environment.metrics())
+                .metricFilter(withoutReservedSuffix())
+                .register(registry);
+        environment.admin().addServlet("prometheus", new PrometheusMetricsServlet(registry)).addMapping(PATH);
+    }
+
+    private static MetricFilter withoutReservedSuffix() {
+        return (name, metric) -> !RESERVED_SUFFIXES.contains(name.substring(name.lastIndexOf('.') + 1));
+    }
+}

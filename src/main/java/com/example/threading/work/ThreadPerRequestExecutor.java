@@ -1,0 +1,45 @@
+package com.example.threading.work;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The anti-pattern as an {@link Executor}: every task gets a new platform thread that ends with it.
+ *
+ * <p>Thread-safety: {@link #execute} may be called from any thread; the counters are atomic, and a thread
+ * is counted live before it starts, so {@link #liveThreads()} never undercounts.
+ */
+final class ThreadPerRequestExecutor implements Executor {
+
+    private final String namePrefix;
+    private final AtomicLong startedThreads = new AtomicLong();
+    private final AtomicInteger liveThreads = new AtomicInteger();
+
+    ThreadPerRequestExecutor(String namePrefix) {
+        this.namePrefix = namePrefix;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        Thread thread = new Thread(() -> {
+            try {
+                task.run();
+            } finally {
+                liveThreads.decrementAndGet();
+            }
+        }, namePrefix + startedThreads.incrementAndGet());
+        liveThreads.incrementAndGet();
+        thread.start();
+    }
+
+    /** Threads started and not yet finished. */
+    int liveThreads() {
+        return liveThreads.get();
+    }
+
+    /** Threads started since the service began. */
+    long startedThreads() {
+        return startedThreads.get();
+    }
+}

@@ -1,0 +1,34 @@
+package com.example.threading.work;
+
+import io.dropwizard.jersey.params.IntParam;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * The anti-pattern: the request is resumed from a brand-new platform thread, one per request, never reused
+ * and never bounded. Each wave pays thread creation and start; a burst creates a burst of threads (and
+ * their stacks). Shown for comparison only: use a pool (cached, bounded) or virtual threads instead.
+ */
+@Path("/work/thread-per-request")
+@Produces(MediaType.APPLICATION_JSON)
+public final class ThreadPerRequestWorkResource {
+
+    private final AsyncWork asyncWork;
+
+    ThreadPerRequestWorkResource(AsyncWork asyncWork) {
+        this.asyncWork = asyncWork;
+    }
+
+    /** Suspends the request and waits {@code ms} (random 0..2000 when absent) on another thread. */
+    @GET
+    public void work(@QueryParam("ms") @Min(0) @Max(WaitTime.MAX_MS) IntParam ms, @Suspended AsyncResponse response) {
+        asyncWork.start(response, WaitTime.resolve(ms));
+    }
+}
