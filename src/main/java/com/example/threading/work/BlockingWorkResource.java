@@ -1,8 +1,5 @@
 package com.example.threading.work;
 
-import io.dropwizard.jersey.params.IntParam;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -19,7 +16,7 @@ public final class BlockingWorkResource {
 
     /** Waits {@code ms} (random 0..2000 when absent) on the calling Jetty thread. */
     @GET
-    public WorkResult work(@QueryParam("ms") @Min(0) @Max(WaitTime.MAX_MS) IntParam ms) {
-        return SimulatedWork.waitFor("blocking", WaitTime.resolve(ms));
+    public WorkResult work(@QueryParam("ms") String ms) {
+        return SimulatedWork.waitFor("blocking", WaitTime.parse(ms));
     }
 }

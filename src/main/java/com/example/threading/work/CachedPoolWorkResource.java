@@ -1,8 +1,5 @@
 package com.example.threading.work;
 
-import io.dropwizard.jersey.params.IntParam;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -28,7 +25,7 @@ public final class CachedPoolWorkResource {
 
     /** Suspends the request and waits {@code ms} (random 0..2000 when absent) on another thread. */
     @GET
-    public void work(@QueryParam("ms") @Min(0) @Max(WaitTime.MAX_MS) IntParam ms, @Suspended AsyncResponse response) {
-        asyncWork.start(response, WaitTime.resolve(ms));
+    public void work(@QueryParam("ms") String ms, @Suspended AsyncResponse response) {
+        asyncWork.start(response, WaitTime.parse(ms));
     }
 }

@@ -1,9 +1,6 @@
 package com.example.threading.work;
 
 import io.dropwizard.jersey.errors.ErrorMessage;
-import io.dropwizard.jersey.params.IntParam;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -31,8 +28,8 @@ public final class VirtualThreadWorkResource {
 
     /** Suspends the request and waits {@code ms} (random 0..2000 when absent) on a virtual thread, or answers 501 on JDK 17-20. */
     @GET
-    public void work(@QueryParam("ms") @Min(0) @Max(WaitTime.MAX_MS) IntParam ms, @Suspended AsyncResponse response) {
-        int waitMs = WaitTime.resolve(ms);
+    public void work(@QueryParam("ms") String ms, @Suspended AsyncResponse response) {
+        int waitMs = WaitTime.parse(ms);
         asyncWork.ifPresentOrElse(work -> work.start(response, waitMs), () -> response.resume(notImplemented()));
     }
 

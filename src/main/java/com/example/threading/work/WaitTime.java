@@ -1,9 +1,12 @@
 package com.example.threading.work;
 
-import io.dropwizard.jersey.params.IntParam;
+import io.dropwizard.jersey.errors.ErrorMessage;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Resolves the {@code ms} query parameter; range and number format are checked by Bean Validation on the resource. */
+/** The {@code ms} query parameter of every /work pattern: a whole number in 0..60000, random 0..2000 when absent. */
 final class WaitTime {
 
     static final int MAX_MS = 60_000;
@@ -12,8 +15,22 @@ final class WaitTime {
     private WaitTime() {
     }
 
-    /** The requested wait, or a random one in 0..2000 ms when the caller gave none. */
-    static int resolve(IntParam ms) {
-        return ms == null ? ThreadLocalRandom.current().nextInt(RANDOM_MAX_MS + 1) : ms.get();
+    /** The requested wait, a random one when {@code ms} is absent, or a 400 JSON error for anything else. */
+    static int parse(String ms) {
+        if (ms == null) {
+            return ThreadLocalRandom.current().nextInt(RANDOM_MAX_MS + 1);
+        }
+        try {
+            int value = Integer.parseInt(ms);
+            if (value >= 0 && value <= MAX_MS) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new BadRequestException(Response.status(Response.Status.BAD_REQUEST)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(new ErrorMessage(400, "query param ms must be a whole number of milliseconds in 0.." + MAX_MS + ", got '" + ms + "'"))
+                .build());
     }
 }

@@ -1,0 +1,78 @@
+package com.example.threading;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No Docker engine runs on the build machines, so this keeps the Dockerfile consistent with what the
+ * build and the configuration really produce: jar path, config file, ports, health check, user.
+ */
+class DockerfileTest {
+
+    private static final String DOCKERFILE = read("Dockerfile");
+    private static final String POM = read("pom.xml");
+    private static final String CONFIG = read("config.yml");
+
+    @Test
+    void buildsInOneStageAndRunsOnAJreInAnother() {
+        List<String> froms = DOCKERFILE.lines().filter(l -> l.startsWith("FROM ")).toList();
+        assertThat(froms).hasSize(2);
+        assertThat(froms.get(0)).contains("maven").contains(" AS build");
+        assertThat(froms.get(1)).contains("-jre");
+        assertThat(DOCKERFILE).contains("RUN mvn -B -q package");
+    }
+
+    @Test
+    void copiesAndRunsTheJarTheBuildProduces() {
+        String jar = "target/" + group(POM, "<finalName>([^<]+)</finalName>") + ".jar";
+        assertThat(jar).isEqualTo("target/threading-reference.jar");
+        assertThat(DOCKERFILE).contains("COPY --from=build /build/" + jar + " /app/threading-reference.jar");
+        assertThat(DOCKERFILE).contains("COPY config.yml /app/config.yml");
+        assertThat(DOCKERFILE).contains("-jar /app/threading-reference.jar server /app/config.yml");
+    }
+
+    @Test
+    void exposesBothConfiguredPortsAndChecksHealthOnTheAdminPort() {
+        String appPort = group(CONFIG, "port: \\$\\{APP_PORT:-(\\d+)}");
+        String adminPort = group(CONFIG, "port: \\$\\{ADMIN_PORT:-(\\d+)}");
+        assertThat(DOCKERFILE).contains("EXPOSE " + appPort + " " + adminPort);
+        assertThat(DOCKERFILE).contains("APP_PORT=" + appPort).contains("ADMIN_PORT=" + adminPort);
+        assertThat(DOCKERFILE).containsPattern("HEALTHCHECK [^\\n]*\\\\\\n\\s+CMD curl -fsS http://127\\.0\\.0\\.1:" + adminPort + "/healthcheck");
+    }
+
+    @Test
+    void configuresThroughEnvironmentVariablesThatConfigYmlReads() {
+        for (String variable : List.of("APP_BIND_HOST", "APP_PORT", "ADMIN_BIND_HOST", "ADMIN_PORT")) {
+            assertThat(CONFIG).contains("${" + variable + ":-");
+            assertThat(DOCKERFILE).contains(variable + "=");
+        }
+    }
+
+    @Test
+    void runsAsANonRootUser() {
+        String user = group(DOCKERFILE, "\\nUSER (\\S+)");
+        assertThat(user).isNotIn("root", "0");
+        assertThat(DOCKERFILE).contains("useradd --system --uid 10001");
+    }
+
+    private static String group(String text, String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        assertThat(matcher.find()).as("%s found", regex).isTrue();
+        return matcher.group(1);
+    }
+
+    private static String read(String file) {
+        try {
+            return Files.readString(Path.of(file));
+        } catch (IOException e) {
+            throw new IllegalStateException("run the tests from the project root: " + file, e);
+        }
+    }
+}
