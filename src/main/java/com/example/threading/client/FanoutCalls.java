@@ -1,6 +1,7 @@
 package com.example.threading.client;
 
 import io.reactivex.Flowable;
+import io.reactivex.disposables.Disposable;
 import jakarta.ws.rs.client.Invocation;
 import jakarta.ws.rs.client.InvocationCallback;
 import jakarta.ws.rs.client.WebTarget;
@@ -17,7 +18,9 @@ import org.glassfish.jersey.client.rx.rxjava2.RxFlowableInvoker;
 
 /**
  * Starts the {@code n} calls of a fan-out in one of four ways and reports each outcome to the {@link FanoutRun}.
- * Nothing here waits: the calling (Jetty) thread only starts the calls.
+ * Nothing here waits: the calling (Jetty) thread only starts the calls. Calls that have not gone out when the
+ * fan-out times out are dropped by {@link ThreadRecordingFilter}; Jersey's {@code rx()} and {@code async()}
+ * futures ignore {@code cancel}, so that is the one place that sees every call before it is sent.
  *
  * <p>Thread-safety: stateless apart from the shared, thread-safe Jersey client and pools; called concurrently.
  */
@@ -84,9 +87,10 @@ final class FanoutCalls {
                     .map(body -> Optional.<Throwable>empty())
                     .onErrorReturn(Optional::of));
         }
-        Flowable.merge(calls, run.n()).subscribe(
+        Disposable subscription = Flowable.merge(calls, run.n()).subscribe(
                 outcome -> run.complete(outcome.orElse(null)),
                 run::complete); // not reached: each call turns its error into an outcome
+        run.onTimeoutCancel(subscription::dispose);
     }
 
     /** {@code async()} with a callback: Jersey runs call and callback on the managed pool. */
@@ -112,10 +116,14 @@ final class FanoutCalls {
 
     /** The pitfall, as it is usually written: a blocking call handed to {@code supplyAsync} without an executor. */
     private void common(WebTarget target, FanoutRun run) {
+        List<CompletableFuture<String>> calls = new ArrayList<>(run.n());
         for (int i = 0; i < run.n(); i++) {
-            CompletableFuture.supplyAsync(() -> request(target, run).get(String.class))
-                    .handle((body, error) -> complete(run, error));
+            CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> request(target, run).get(String.class));
+            calls.add(call);
+            call.handle((body, error) -> complete(run, error));
         }
+        // A cancelled supplyAsync task is skipped when a worker dequeues it, so it no longer holds the common pool.
+        run.onTimeoutCancel(() -> calls.forEach(call -> call.cancel(false)));
     }
 
     private static Invocation.Builder request(WebTarget target, FanoutRun run) {

@@ -3,7 +3,6 @@ package com.example.threading.client;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.Timer;
 import io.dropwizard.jersey.errors.ErrorMessage;
-import io.dropwizard.jersey.params.IntParam;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
@@ -53,7 +52,7 @@ public final class FanoutResource {
 
     /** Makes {@code n} concurrent GETs of the downstream with {@code ?ms=} (left to the downstream when absent), the {@code via} way. */
     @GET
-    public void fanout(@QueryParam("n") @DefaultValue("100") @Min(1) @Max(MAX_N) IntParam n,
+    public void fanout(@QueryParam("n") @DefaultValue("100") @Min(1) @Max(MAX_N) OptionalIntParam n,
                        @QueryParam("ms") @Min(0) @Max(MAX_MS) OptionalIntParam ms,
                        @QueryParam("via") @DefaultValue("managed")
                        @Pattern(regexp = Via.REGEXP, message = "must be one of managed, rxjava, callback, common") String via,

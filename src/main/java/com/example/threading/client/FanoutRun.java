@@ -45,6 +45,8 @@ final class FanoutRun {
     private int succeeded;
     private int failed;
     private boolean answered;
+    private boolean timedOut;
+    private Runnable cancelUnfinished = () -> { };
 
     FanoutRun(int n, Via via, Integer ms, String executor, AsyncResponse response, Timer timer, Meter errorMeter) {
         this.n = n;
@@ -61,11 +63,28 @@ final class FanoutRun {
         return n;
     }
 
-    /** Notes a thread that sent a request or completed a call of this run. */
-    synchronized void recordThread(Thread thread) {
-        if (!answered) {
-            threadNames.add(thread.getName());
+    /**
+     * What else to do with the calls still queued when the fan-out times out (the request filter already
+     * refuses to send them; this can also keep them off their threads). Calls already blocked in a read end at
+     * the client timeout.
+     */
+    void onTimeoutCancel(Runnable cancel) {
+        synchronized (this) {
+            if (!timedOut) {
+                cancelUnfinished = cancel;
+                return;
+            }
         }
+        cancel.run(); // the timeout came while the calls were still being started
+    }
+
+    /** Notes the thread about to send a request of this run; {@code false} once the run is answered (don't send). */
+    synchronized boolean recordThread(Thread thread) {
+        if (answered) {
+            return false;
+        }
+        threadNames.add(thread.getName());
+        return true;
     }
 
     /** One call has its outcome: {@code error == null} for a 2xx answer. Records the calling thread as a completion thread. */
@@ -94,6 +113,7 @@ final class FanoutRun {
     /** The fan-out timeout fired: answer with what has finished, the rest counted as unfinished errors. */
     void timedOut() {
         FanoutResult result;
+        Runnable cancel;
         synchronized (this) {
             if (answered) {
                 return;
@@ -102,8 +122,11 @@ final class FanoutRun {
             failed += unfinished;
             errorsByKind.merge(UNFINISHED, unfinished, Integer::sum);
             result = answer();
+            timedOut = true;
+            cancel = cancelUnfinished;
         }
         send(result);
+        cancel.run();
     }
 
     /** Must hold the lock. */

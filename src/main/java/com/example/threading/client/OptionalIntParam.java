@@ -4,10 +4,10 @@ import io.dropwizard.jersey.params.AbstractParam;
 import jakarta.annotation.Nullable;
 
 /**
- * An integer query parameter that may be absent. Dropwizard's {@code IntParam} cannot be: Jersey 3.1 hands a
- * missing parameter to the converter as {@code null}, and {@code IntParam} answers that with 400 "is not a
- * number". Here a missing parameter holds {@code null} (which {@code @Min}/{@code @Max} accept) and a
- * malformed one still gives Dropwizard's 400 JSON. Immutable.
+ * An integer query parameter that may be absent. Dropwizard's {@code IntParam} (deprecated) cannot be: Jersey
+ * 3.1 hands a missing parameter to the converter as {@code null}, and {@code IntParam} answers that with 400
+ * "is not a number"; a plain {@code Integer} answers a malformed value with 404. Here a missing parameter holds {@code null} (which {@code @Min}/{@code @Max} accept, and
+ * {@code @DefaultValue} replaces) and a malformed one gets Dropwizard's 400 JSON. Immutable.
  */
 public final class OptionalIntParam extends AbstractParam<Integer> {
 

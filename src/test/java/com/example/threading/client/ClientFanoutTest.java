@@ -52,13 +52,12 @@ class ClientFanoutTest {
     void managedRunsEveryCallAtOnceOnTheManagedPool() throws Exception {
         warmUp("managed");
 
-        JsonNode answer = fanout("n=50&ms=500&via=managed");
+        JsonNode answer = oneWave("n=50&ms=500&via=managed", 500);
 
         assertThat(answer.get("n").asInt()).isEqualTo(50);
         assertThat(answer.get("via").asText()).isEqualTo("managed");
         assertThat(answer.get("succeeded").asInt()).isEqualTo(50);
         assertThat(answer.get("errors").asInt()).isZero();
-        // One wave: Dropwizard's default pool (1 core thread, queue 8) would run the 8 queued calls in a second wave.
         assertThat(answer.get("elapsedMs").asLong()).isBetween(500L, 2 * 500L - 1);
         // 50 blocking calls at once hold 50 threads at once; every filter and completion stage ran on the pool.
         assertThat(answer.get("distinctThreads").asInt()).isGreaterThanOrEqualTo(50);
@@ -70,7 +69,7 @@ class ClientFanoutTest {
     void rxjavaAndCallbackAlsoRunEveryCallAtOnceOnTheManagedPool(String via) throws Exception {
         warmUp(via);
 
-        JsonNode answer = fanout("n=20&ms=400&via=" + via);
+        JsonNode answer = oneWave("n=20&ms=400&via=" + via, 400);
 
         assertThat(answer.get("via").asText()).isEqualTo(via);
         assertThat(answer.get("succeeded").asInt()).isEqualTo(20);
@@ -143,6 +142,20 @@ class ClientFanoutTest {
         assertThat(metrics.meter("client.fanout.executor.submitted").getCount()).isGreaterThanOrEqualTo(submitted + 7);
         assertThat(metrics.timer("org.apache.hc.client5.http.classic.HttpClient.fanout.get-requests").getCount())
                 .isEqualTo(requests + 7);
+    }
+
+    /**
+     * The first of up to 3 fan-outs that finish in one wave (under 2 × ms), else the last one. Dropwizard's
+     * default pool (1 core thread, queue 8) can never do that: the 8 queued calls wait for a first call to end
+     * its {@code ms}, then take {@code ms} more. A fast attempt can only be missed because this shared 2-core
+     * machine was busy, hence the retries.
+     */
+    private static JsonNode oneWave(String query, long ms) throws IOException, InterruptedException {
+        JsonNode answer = fanout(query);
+        for (int attempt = 1; attempt < 3 && answer.get("elapsedMs").asLong() >= 2 * ms; attempt++) {
+            answer = fanout(query);
+        }
+        return answer;
     }
 
     /** Creates the pool's threads and the connections, and gives the JIT a first look, on a shared 2-core machine. */
