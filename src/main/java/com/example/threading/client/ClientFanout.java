@@ -6,6 +6,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.dropwizard.client.JerseyClientBuilder;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.Managed;
+import io.reactivex.schedulers.Schedulers;
 import jakarta.ws.rs.client.Client;
 import java.util.EnumMap;
 import java.util.Map;
@@ -61,6 +63,20 @@ public final class ClientFanout {
             timers.put(via, metrics.timer(MetricRegistry.name("client", CLIENT_NAME, via.label(), "response-time")));
             errorMeters.put(via, metrics.meter(MetricRegistry.name("client", CLIENT_NAME, via.label(), "errors")));
         }
+        // RxJava 2 starts its own daemon threads (RxSchedulerPurge, RxCachedWorkerPoolEvictor) when its Schedulers
+        // class loads, though via=rxjava schedules only on the managed pool: stop them with the service.
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void start() {
+                Schedulers.start();
+            }
+
+            @Override
+            public void stop() {
+                Schedulers.shutdown();
+            }
+        });
+
         environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
                 new FanoutCalls(instrumented, pool), configuration.getFanoutTimeout().toMilliseconds(), timers, errorMeters));
     }
