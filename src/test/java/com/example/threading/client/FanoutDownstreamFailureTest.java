@@ -43,9 +43,9 @@ class FanoutDownstreamFailureTest {
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(response.body());
-        assertThat(answer.get("via").asText()).isEqualTo(via);
-        assertThat(answer.get("succeeded").asInt()).isZero();
-        assertThat(answer.get("errors").asInt()).isEqualTo(5);
+        assertThat(answer.get("via").asText()).as(answer.toString()).isEqualTo(via);
+        assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isZero();
+        assertThat(answer.get("errors").asInt()).as(answer.toString()).isEqualTo(5);
         assertThat(answer.get("errorsByKind").size()).as(response.body()).isEqualTo(1);
         assertThat(answer.get("errorsByKind").fieldNames().next()).contains("Connect");
     }
