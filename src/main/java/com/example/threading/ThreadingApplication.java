@@ -1,5 +1,6 @@
 package com.example.threading;
 
+import com.example.threading.client.ClientFanout;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
 import com.example.threading.metrics.PrometheusEndpoint;
 import com.example.threading.work.WorkPatterns;
@@ -32,6 +33,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
         new WorkPatterns(configuration.getWork()).register(environment);
+        new ClientFanout(configuration.getClient()).register(environment);
         JettyThreadPoolHealthCheck.register(environment);
         PrometheusEndpoint.register(environment);
     }

@@ -1,5 +1,6 @@
 package com.example.threading;
 
+import com.example.threading.client.FanoutClientConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -17,5 +18,15 @@ public final class ThreadingConfiguration extends Configuration {
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
     public WorkConfiguration getWork() {
         return work;
+    }
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private FanoutClientConfiguration client = new FanoutClientConfiguration();
+
+    /** The Jersey client behind {@code /fanout}: its pool, timeouts, connection pool and downstream. */
+    public FanoutClientConfiguration getClient() {
+        return client;
     }
 }

@@ -1,0 +1,83 @@
+package com.example.threading.client;
+
+import com.codahale.metrics.InstrumentedExecutorService;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import io.dropwizard.client.JerseyClientBuilder;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.Managed;
+import io.reactivex.schedulers.Schedulers;
+import jakarta.ws.rs.client.Client;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import org.glassfish.jersey.client.rx.rxjava2.RxFlowableInvokerProvider;
+
+/**
+ * Builds the Jersey client of {@code /fanout} with Dropwizard's {@link JerseyClientBuilder} on a managed,
+ * instrumented pool, and registers the resource and its metrics. Metric names start with {@code client.fanout}
+ * (pool, per-via timers and error meters); Dropwizard adds the HTTP client's own request timers
+ * ({@code org.apache.hc.client5.http.classic.HttpClient.fanout.*}) and connection-pool gauges.
+ */
+public final class ClientFanout {
+
+    /** Name of the Jersey client: its pool threads are {@code jersey-client-fanout-<n>}. */
+    public static final String CLIENT_NAME = "fanout";
+
+    private final FanoutClientConfiguration configuration;
+
+    /** The fan-out configured from the {@code client} section of config.yml. */
+    public ClientFanout(FanoutClientConfiguration configuration) {
+        this.configuration = configuration;
+    }
+
+    /** Creates the managed pool and client, and registers the resource and metrics with Dropwizard. */
+    public void register(Environment environment) {
+        MetricRegistry metrics = environment.metrics();
+
+        // What JerseyClientBuilder would build from the same knobs, plus idle core threads timing out, so that
+        // minThreads can be large (a thread per concurrent call at once) without being held while idle.
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) environment.lifecycle()
+                .executorService("jersey-client-" + CLIENT_NAME + "-%d")
+                .minThreads(configuration.getMinThreads())
+                .maxThreads(configuration.getMaxThreads())
+                .workQueue(new ArrayBlockingQueue<>(configuration.getWorkQueueSize()))
+                .allowCoreThreadTimeOut(true)
+                .keepAliveTime(configuration.getThreadKeepAlive())
+                .shutdownTime(configuration.getPoolShutdownTimeout())
+                .build();
+        ExecutorService instrumented = new InstrumentedExecutorService(pool, metrics, MetricRegistry.name("client", CLIENT_NAME, "executor"));
+
+        Client client = new JerseyClientBuilder(environment)
+                .using(configuration)
+                .using(instrumented)
+                .withProvider(new ThreadRecordingFilter())
+                .buildRx(CLIENT_NAME, RxFlowableInvokerProvider.class);
+
+        Map<Via, Timer> timers = new EnumMap<>(Via.class);
+        Map<Via, Meter> errorMeters = new EnumMap<>(Via.class);
+        for (Via via : Via.values()) {
+            timers.put(via, metrics.timer(MetricRegistry.name("client", CLIENT_NAME, via.label(), "response-time")));
+            errorMeters.put(via, metrics.meter(MetricRegistry.name("client", CLIENT_NAME, via.label(), "errors")));
+        }
+        // RxJava 2 starts its own daemon threads (RxSchedulerPurge, RxCachedWorkerPoolEvictor) when its Schedulers
+        // class loads, though via=rxjava schedules only on the managed pool: stop them with the service.
+        environment.lifecycle().manage(new Managed() {
+            @Override
+            public void start() {
+                Schedulers.start();
+            }
+
+            @Override
+            public void stop() {
+                Schedulers.shutdown();
+            }
+        });
+
+        environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
+                new FanoutCalls(instrumented, pool), configuration.getFanoutTimeout().toMilliseconds(), timers, errorMeters));
+    }
+}

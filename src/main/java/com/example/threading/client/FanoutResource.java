@@ -1,0 +1,77 @@
+package com.example.threading.client;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.Timer;
+import io.dropwizard.jersey.errors.ErrorMessage;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.client.Client;
+import jakarta.ws.rs.client.WebTarget;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Calls a downstream {@code n} times concurrently and answers how long that took, on how many client threads
+ * and with how many errors. The request is suspended: no Jetty worker waits for the {@code n} calls.
+ */
+@Path("/fanout")
+@Produces(MediaType.APPLICATION_JSON)
+public final class FanoutResource {
+
+    static final int MAX_N = 1000;
+    static final int MAX_MS = 60_000;
+
+    private final Client client;
+    private final Downstream downstream;
+    private final FanoutCalls calls;
+    private final long fanoutTimeoutMs;
+    private final Map<Via, Timer> timers;
+    private final Map<Via, Meter> errorMeters;
+
+    FanoutResource(Client client, Downstream downstream, FanoutCalls calls, long fanoutTimeoutMs,
+                   Map<Via, Timer> timers, Map<Via, Meter> errorMeters) {
+        this.client = client;
+        this.downstream = downstream;
+        this.calls = calls;
+        this.fanoutTimeoutMs = fanoutTimeoutMs;
+        this.timers = Map.copyOf(timers);
+        this.errorMeters = Map.copyOf(errorMeters);
+    }
+
+    /** Makes {@code n} concurrent GETs of the downstream with {@code ?ms=} (left to the downstream when absent), the {@code via} way. */
+    @GET
+    public void fanout(@QueryParam("n") @DefaultValue("100") @Min(1) @Max(MAX_N) OptionalIntParam n,
+                       @QueryParam("ms") @Min(0) @Max(MAX_MS) OptionalIntParam ms,
+                       @QueryParam("via") @DefaultValue("managed")
+                       @Pattern(regexp = Via.REGEXP, message = "must be one of managed, rxjava, callback, common") String via,
+                       @Suspended AsyncResponse response) {
+        Optional<URI> uri = downstream.uri();
+        if (uri.isEmpty()) {
+            response.resume(Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(new ErrorMessage(503, "the server has not finished starting")).build());
+            return;
+        }
+        Via how = Via.of(via);
+        Integer waitMs = ms == null ? null : ms.get();
+        WebTarget target = client.target(uri.get());
+        if (waitMs != null) {
+            target = target.queryParam("ms", waitMs);
+        }
+        FanoutRun run = new FanoutRun(n.get(), how, waitMs, calls.executorFor(how), response, timers.get(how), errorMeters.get(how));
+        response.setTimeoutHandler(timedOut -> run.timedOut());
+        response.setTimeout(fanoutTimeoutMs, TimeUnit.MILLISECONDS);
+        calls.start(how, target, run);
+    }
+}

@@ -1,0 +1,193 @@
+package com.example.threading.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import com.example.threading.ThreadingApplication;
+import com.example.threading.ThreadingConfiguration;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** /fanout on the real server (random ports, the real config.yml), calling this server's own /work/cached. */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ClientFanoutTest {
+
+    private static final String MANAGED_POOL = "jersey-client-fanout-";
+    private static final long CLIENT_TIMEOUT_MS = 3_000;
+
+    private static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
+            ThreadingApplication.class, "config.yml",
+            ConfigOverride.randomPorts(),
+            // Short enough for the timeout test to be quick; above every ms the other tests ask for.
+            ConfigOverride.config("client.timeout", CLIENT_TIMEOUT_MS + "ms"),
+            // The /work/cached calls abandoned by the timeout test never complete on the server: Jersey fails to
+            // write to the closed connection and does not complete the servlet async context (ContainerResponse.close
+            // throws before its commit). A graceful stop would wait 30s for them and then fail.
+            ConfigOverride.config("server.shutdownGracePeriod", "0s"));
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    // HttpClient has no close() before JDK 21; its connections are idle between tests and go with the JVM.
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    @Test
+    void managedRunsEveryCallAtOnceOnTheManagedPool() throws Exception {
+        warmUp("managed");
+
+        JsonNode answer = oneWave("n=50&ms=500&via=managed", 500);
+
+        assertThat(answer.get("n").asInt()).as(answer.toString()).isEqualTo(50);
+        assertThat(answer.get("via").asText()).as(answer.toString()).isEqualTo("managed");
+        assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isEqualTo(50);
+        assertThat(answer.get("errors").asInt()).as(answer.toString()).isZero();
+        assertThat(answer.get("elapsedMs").asLong()).as(answer.toString()).isBetween(500L, 2 * 500L - 1);
+        // 50 blocking calls at once hold 50 threads at once; every filter and completion stage ran on the pool.
+        assertThat(answer.get("distinctThreads").asInt()).as(answer.toString()).isGreaterThanOrEqualTo(50);
+        assertOnlyPool(answer, MANAGED_POOL);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rxjava", "callback"})
+    void rxjavaAndCallbackAlsoRunEveryCallAtOnceOnTheManagedPool(String via) throws Exception {
+        warmUp(via);
+
+        JsonNode answer = oneWave("n=20&ms=400&via=" + via, 400);
+
+        assertThat(answer.get("via").asText()).as(answer.toString()).isEqualTo(via);
+        assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isEqualTo(20);
+        assertThat(answer.get("errors").asInt()).as(answer.toString()).isZero();
+        assertThat(answer.get("elapsedMs").asLong()).as(answer.toString()).isBetween(400L, 2 * 400L - 1);
+        assertThat(answer.get("distinctThreads").asInt()).as(answer.toString()).isGreaterThanOrEqualTo(20);
+        assertOnlyPool(answer, MANAGED_POOL);
+    }
+
+    @Test
+    void commonDoesWhatThisJvmImplies() throws Exception {
+        int n = 4;
+        int ms = 300;
+        JsonNode answer = fanout("n=" + n + "&ms=" + ms + "&via=common");
+
+        assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isEqualTo(n);
+        assertThat(answer.get("errors").asInt()).as(answer.toString()).isZero();
+        // Read after the call: from JDK 25 on, CompletableFuture raises a common-pool parallelism of 0 to 2.
+        int parallelism = ForkJoinPool.getCommonPoolParallelism();
+        // JDK 25 (JDK-8362881) always uses the common pool; before, only when its parallelism is at least 2,
+        // else a new thread per task.
+        boolean usesCommonPool = Runtime.version().feature() >= 25 || parallelism > 1;
+        if (usesCommonPool) {
+            assertOnlyPool(answer, "ForkJoinPool.commonPool-worker-");
+            assertThat(answer.get("distinctThreads").asInt()).as(answer.toString()).isBetween(1, Math.min(n, parallelism));
+            int waves = (n + parallelism - 1) / parallelism; // a blocked worker runs nothing else meanwhile
+            assertThat(answer.get("elapsedMs").asLong()).as(answer.toString()).isGreaterThanOrEqualTo((long) waves * ms);
+            assertThat(answer.get("executor").asText()).as(answer.toString()).contains("ForkJoinPool.commonPool() with parallelism " + parallelism);
+        } else {
+            assertOnlyPool(answer, "Thread-");
+            assertThat(answer.get("distinctThreads").asInt()).as(answer.toString()).isEqualTo(n);
+            assertThat(answer.get("elapsedMs").asLong()).as(answer.toString()).isBetween((long) ms, (long) n * ms - 1);
+            assertThat(answer.get("executor").asText()).as(answer.toString()).contains("a new thread per task");
+        }
+    }
+
+    @Test
+    void clientTimeoutsAreCountedInTheAnswer() throws Exception {
+        long ms = 3 * CLIENT_TIMEOUT_MS;
+        JsonNode answer = fanout("n=3&ms=" + ms + "&via=managed");
+
+        assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isZero();
+        assertThat(answer.get("errors").asInt()).as(answer.toString()).isEqualTo(3);
+        assertThat(answer.get("errorsByKind").get("SocketTimeoutException").asInt()).isEqualTo(3);
+        // Answered when the client gave up, not when the downstream would have.
+        assertThat(answer.get("elapsedMs").asLong()).as(answer.toString()).isBetween(CLIENT_TIMEOUT_MS, ms - 1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"n=0", "n=1001", "n=abc", "ms=-1", "ms=60001", "ms=abc", "via=bogus", "via="})
+    void badInputIsA400WithJson(String query) throws Exception {
+        HttpResponse<String> response = get("/fanout?" + query);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        JsonNode body = JSON.readTree(response.body());
+        assertThat(body.has("errors") || body.path("code").asInt() == 400).as(response.body()).isTrue();
+    }
+
+    @Test
+    void fanOutsAreTimedPerViaAndTheClientPoolAndRequestsAreInstrumented() throws Exception {
+        MetricRegistry metrics = APP.getEnvironment().metrics();
+        long fanouts = metrics.timer("client.fanout.callback.response-time").getCount();
+        long submitted = metrics.meter("client.fanout.executor.submitted").getCount();
+        long requests = metrics.timer("org.apache.hc.client5.http.classic.HttpClient.fanout.get-requests").getCount();
+
+        fanout("n=7&ms=0&via=callback");
+
+        assertThat(metrics.timer("client.fanout.callback.response-time").getCount()).isEqualTo(fanouts + 1);
+        assertThat(metrics.meter("client.fanout.executor.submitted").getCount()).isGreaterThanOrEqualTo(submitted + 7);
+        assertThat(metrics.timer("org.apache.hc.client5.http.classic.HttpClient.fanout.get-requests").getCount())
+                .isEqualTo(requests + 7);
+    }
+
+    /**
+     * The first of up to 3 fan-outs that finish in one wave (under 2 × ms), else the last one. Dropwizard's
+     * default pool (1 core thread, queue 8) can never do that: the 8 queued calls wait for a first call to end
+     * its {@code ms}, then take {@code ms} more. A fast attempt can only be missed because this shared 2-core
+     * machine was busy, hence the retries.
+     */
+    private static JsonNode oneWave(String query, long ms) throws IOException, InterruptedException {
+        JsonNode answer = fanout(query);
+        for (int attempt = 1; attempt < 3 && answer.get("elapsedMs").asLong() >= 2 * ms; attempt++) {
+            answer = fanout(query);
+        }
+        return answer;
+    }
+
+    /** Creates the pool's threads and the connections, and gives the JIT a first look, on a shared 2-core machine. */
+    private static void warmUp(String via) throws IOException, InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            JsonNode answer = fanout("n=50&ms=0&via=" + via);
+            assertThat(answer.get("errors").asInt()).as(answer.toString()).isZero();
+        }
+    }
+
+    private static void assertOnlyPool(JsonNode answer, String pool) {
+        List<String> pools = new ArrayList<>();
+        answer.get("threadsByPool").fieldNames().forEachRemaining(pools::add);
+        assertThat(pools).as(answer.toString()).containsExactly(pool);
+        assertThat(answer.get("threadsByPool").get(pool).asInt()).isEqualTo(answer.get("distinctThreads").asInt());
+        List<String> sample = new ArrayList<>();
+        answer.get("threadSample").forEach(name -> sample.add(name.asText()));
+        assertThat(sample).hasSize(Math.min(FanoutRun.THREAD_SAMPLE_SIZE, answer.get("distinctThreads").asInt()))
+                .allSatisfy(name -> assertThat(name).startsWith(pool));
+    }
+
+    private static JsonNode fanout(String query) throws IOException, InterruptedException {
+        HttpResponse<String> response = get("/fanout?" + query);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
+    private static HttpResponse<String> get(String pathAndQuery) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + APP.getLocalPort() + pathAndQuery))
+                .timeout(Duration.ofSeconds(30))
+                .GET()
+                .build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+}

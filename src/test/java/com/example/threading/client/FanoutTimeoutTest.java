@@ -1,0 +1,137 @@
+package com.example.threading.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.Counter;
+import com.example.threading.ThreadingApplication;
+import com.example.threading.ThreadingConfiguration;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A downstream that accepts connections and never answers, a client pool of 2 threads and a fan-out timeout
+ * shorter than the client timeout: /fanout answers at the fan-out timeout with every call counted as
+ * unfinished, and the calls still queued behind the 2 busy threads are dropped, not sent later.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class FanoutTimeoutTest {
+
+    private static final long FANOUT_TIMEOUT_MS = 500;
+    private static final long CLIENT_TIMEOUT_MS = 2_000;
+    private static final int POOL_THREADS = 2;
+
+    private static final SilentDownstream DOWNSTREAM = new SilentDownstream();
+
+    private static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
+            ThreadingApplication.class, "config.yml",
+            ConfigOverride.randomPorts(),
+            ConfigOverride.config("client.downstreamUrl", () -> "http://127.0.0.1:" + DOWNSTREAM.port() + "/silent"),
+            ConfigOverride.config("client.minThreads", String.valueOf(POOL_THREADS)),
+            ConfigOverride.config("client.maxThreads", String.valueOf(POOL_THREADS)),
+            ConfigOverride.config("client.timeout", CLIENT_TIMEOUT_MS + "ms"),
+            ConfigOverride.config("client.fanoutTimeout", FANOUT_TIMEOUT_MS + "ms"));
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @AfterAll
+    static void stopDownstream() {
+        DOWNSTREAM.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"managed", "rxjava", "callback"})
+    void answersAtTheFanoutTimeoutAndDropsTheQueuedCalls(String via) throws Exception {
+        int n = 3 * POOL_THREADS;
+        int acceptedBefore = DOWNSTREAM.accepted();
+
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + APP.getLocalPort() + "/fanout?n=" + n + "&ms=10&via=" + via))
+                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode answer = JSON.readTree(response.body());
+        assertThat(answer.get("elapsedMs").asLong()).as(answer.toString()).isBetween(FANOUT_TIMEOUT_MS, CLIENT_TIMEOUT_MS - 1);
+        assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isZero();
+        assertThat(answer.get("errors").asInt()).as(answer.toString()).isEqualTo(n);
+        assertThat(answer.get("errorsByKind").get(FanoutRun.UNFINISHED).asInt()).as(response.body()).isEqualTo(n);
+
+        // The calls running at the timeout end at the client timeout; the queued ones must never reach the
+        // downstream (without the filter's abort all n would, POOL_THREADS at a time). On a slow start fewer than
+        // POOL_THREADS may have been under way.
+        Counter running = APP.getEnvironment().metrics().counter("client.fanout.executor.running");
+        long deadline = System.nanoTime() + Duration.ofMillis(CLIENT_TIMEOUT_MS + 10_000).toNanos();
+        while (running.getCount() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(running.getCount()).isZero();
+        Thread.sleep(200); // a wrongly started call would connect right after a thread frees up
+        assertThat(DOWNSTREAM.accepted() - acceptedBefore).isBetween(0, POOL_THREADS);
+    }
+
+    /** Accepts loopback connections, counts them and never answers. Thread-safety: counters are concurrent. */
+    private static final class SilentDownstream implements AutoCloseable {
+        private final ServerSocket server;
+        private final List<Socket> connections = new CopyOnWriteArrayList<>();
+
+        SilentDownstream() {
+            try {
+                server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            Thread acceptor = new Thread(this::acceptUntilClosed, "silent-downstream");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        int accepted() {
+            return connections.size();
+        }
+
+        private void acceptUntilClosed() {
+            try {
+                while (true) {
+                    connections.add(server.accept());
+                }
+            } catch (IOException closed) {
+                // close() ends the loop
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                server.close();
+                for (Socket connection : connections) {
+                    connection.close();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
