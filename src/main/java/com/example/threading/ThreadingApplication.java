@@ -1,5 +1,6 @@
 package com.example.threading;
 
+import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
 import com.example.threading.metrics.PrometheusEndpoint;
 import com.example.threading.work.WorkPatterns;
@@ -33,6 +34,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
     public void run(ThreadingConfiguration configuration, Environment environment) {
         new WorkPatterns(configuration.getWork()).register(environment);
         JettyThreadPoolHealthCheck.register(environment);
+        ExecutionStrategies.register(environment, configuration.getJetty());
         PrometheusEndpoint.register(environment);
     }
 }

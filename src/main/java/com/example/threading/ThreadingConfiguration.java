@@ -1,5 +1,6 @@
 package com.example.threading;
 
+import com.example.threading.jetty.JettyConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -14,8 +15,18 @@ public final class ThreadingConfiguration extends Configuration {
     @JsonProperty
     private WorkConfiguration work = new WorkConfiguration();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private JettyConfiguration jetty = new JettyConfiguration();
+
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
     public WorkConfiguration getWork() {
         return work;
+    }
+
+    /** How the application connector runs what its selectors produce (adaptive / produce-execute-consume). */
+    public JettyConfiguration getJetty() {
+        return jetty;
     }
 }
