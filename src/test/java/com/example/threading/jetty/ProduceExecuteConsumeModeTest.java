@@ -7,10 +7,6 @@ import com.example.threading.ThreadingConfiguration;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import java.net.http.HttpClient;
-import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -25,24 +21,19 @@ class ProduceExecuteConsumeModeTest {
             ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
             ConfigOverride.config("jetty.executionStrategy", "produce-execute-consume"));
 
-    static final ExecutorService CLIENT_THREADS = Executors.newFixedThreadPool(4);
-    static final HttpClient CLIENT = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .executor(CLIENT_THREADS)
-            .build();
+    static final LoopbackHttp HTTP = new LoopbackHttp();
 
     @AfterAll
-    static void stopClient() {
-        CLIENT_THREADS.shutdownNow();
+    static void closeClient() {
+        HTTP.close();
     }
 
     @Test
     void aBurstOfBlockingRequestsIsHandedToThePoolAndNeverEatenByTheSelector() throws Exception {
-        AdminMetrics metrics = new AdminMetrics(CLIENT, APP.getAdminPort());
+        AdminMetrics metrics = HTTP.adminMetrics(APP.getAdminPort());
         long pecBefore = metrics.gauge("application", "strategy.pec");
 
-        int ok = new RequestBurst(CLIENT, APP.getLocalPort()).send(5, 20, 5);
+        int ok = HTTP.burst(APP.getLocalPort(), 5, 20, 5);
 
         assertThat(ok).isEqualTo(100);
         // Each connection's first request needs the selector to dispatch it; later ones mostly do too.

@@ -8,23 +8,28 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-/** Sends waves of concurrent HTTP/1.1 requests to {@code /work/blocking} and counts the 200s. */
-final class RequestBurst {
+/** An HTTP/1.1 client on a pool of its own for the strategy tests: bursts of {@code /work/blocking} and the admin metrics. */
+final class LoopbackHttp implements AutoCloseable {
 
-    private final HttpClient client;
-    private final int appPort;
+    private final ExecutorService threads = Executors.newFixedThreadPool(4);
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .executor(threads)
+            .build();
 
-    RequestBurst(HttpClient client, int appPort) {
-        this.client = client;
-        this.appPort = appPort;
+    /** The gauges of the service whose admin connector listens on {@code adminPort}. */
+    AdminMetrics adminMetrics(int adminPort) {
+        return new AdminMetrics(client, adminPort);
     }
 
     /** {@code waves} rounds of {@code concurrency} requests each, every request blocking its Jetty thread {@code ms}; returns how many answered 200. */
-    int send(int waves, int concurrency, int ms) throws Exception {
+    int burst(int appPort, int waves, int concurrency, int ms) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + appPort + "/work/blocking?ms=" + ms))
-                .version(HttpClient.Version.HTTP_1_1)
                 .timeout(Duration.ofSeconds(20))
                 .build();
         int ok = 0;
@@ -40,5 +45,11 @@ final class RequestBurst {
             }
         }
         return ok;
+    }
+
+    /** Stops the client's threads (HttpClient itself is not closeable on Java 17). */
+    @Override
+    public void close() {
+        threads.shutdownNow();
     }
 }
