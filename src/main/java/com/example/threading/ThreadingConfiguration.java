@@ -1,6 +1,7 @@
 package com.example.threading;
 
 import com.example.threading.client.FanoutClientConfiguration;
+import com.example.threading.jetty.JettyConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -15,18 +16,28 @@ public final class ThreadingConfiguration extends Configuration {
     @JsonProperty
     private WorkConfiguration work = new WorkConfiguration();
 
-    /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
-    public WorkConfiguration getWork() {
-        return work;
-    }
-
     @Valid
     @NotNull
     @JsonProperty
     private FanoutClientConfiguration client = new FanoutClientConfiguration();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private JettyConfiguration jetty = new JettyConfiguration();
+
+    /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
+    public WorkConfiguration getWork() {
+        return work;
+    }
+
     /** The Jersey client behind {@code /fanout}: its pool, timeouts, connection pool and downstream. */
     public FanoutClientConfiguration getClient() {
         return client;
+    }
+
+    /** How the application connector runs what its selectors produce (adaptive / produce-execute-consume). */
+    public JettyConfiguration getJetty() {
+        return jetty;
     }
 }

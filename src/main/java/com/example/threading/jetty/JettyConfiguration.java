@@ -1,0 +1,18 @@
+package com.example.threading.jetty;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import jakarta.validation.constraints.NotNull;
+
+/** The {@code jetty} section of config.yml: how the application connector runs what its selectors produce. */
+public final class JettyConfiguration {
+
+    /** {@code adaptive} (Jetty's default, eat-what-you-kill) or {@code produce-execute-consume} (no reserved threads). */
+    @NotNull
+    @JsonProperty
+    private ExecutionStrategyMode executionStrategy = ExecutionStrategyMode.ADAPTIVE;
+
+    /** The mode the application thread pool is set to before it starts. */
+    public ExecutionStrategyMode getExecutionStrategy() {
+        return executionStrategy;
+    }
+}
