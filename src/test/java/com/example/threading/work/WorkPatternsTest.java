@@ -102,7 +102,7 @@ class WorkPatternsTest {
 
     @Test
     void cachedRunsAHundredConcurrentWaitsInAboutOneWait() {
-        int waitMs = 1000;
+        int waitMs = 2000;
         List<LoopbackHttp.Answer> answers = HTTP.concurrently(app("/work/cached?ms=" + waitMs), 100);
 
         assertThat(answers).extracting(LoopbackHttp.Answer::status).containsOnly(200);
