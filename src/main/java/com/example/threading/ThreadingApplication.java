@@ -1,6 +1,7 @@
 package com.example.threading;
 
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
+import com.example.threading.longpoll.LongPoll;
 import com.example.threading.metrics.PrometheusEndpoint;
 import com.example.threading.work.WorkPatterns;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -32,6 +33,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
         new WorkPatterns(configuration.getWork()).register(environment);
+        new LongPoll(configuration.getEvents()).register(environment);
         JettyThreadPoolHealthCheck.register(environment);
         PrometheusEndpoint.register(environment);
     }

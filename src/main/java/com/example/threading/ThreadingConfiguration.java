@@ -1,5 +1,6 @@
 package com.example.threading;
 
+import com.example.threading.longpoll.EventsConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -14,8 +15,18 @@ public final class ThreadingConfiguration extends Configuration {
     @JsonProperty
     private WorkConfiguration work = new WorkConfiguration();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private EventsConfiguration events = new EventsConfiguration();
+
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
     public WorkConfiguration getWork() {
         return work;
+    }
+
+    /** Settings of the long-poll event endpoints {@code /events}. */
+    public EventsConfiguration getEvents() {
+        return events;
     }
 }
