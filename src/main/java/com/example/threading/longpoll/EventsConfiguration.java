@@ -21,7 +21,6 @@ public final class EventsConfiguration {
     /** Period of the built-in ticker that publishes {@code {"tick":n}}; 0 turns it off. */
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS)
-    @JsonProperty
     private Duration tickPeriod = Duration.seconds(2);
 
     /** Largest accepted {@code POST /events} body; larger bodies get 413. */
@@ -76,6 +75,12 @@ public final class EventsConfiguration {
     @ValidationMethod(message = "defaultTimeout must not exceed maxTimeout")
     public boolean isDefaultTimeoutWithinMax() {
         return defaultTimeout.toMilliseconds() <= maxTimeout.toMilliseconds();
+    }
+
+    /** Takes a duration such as {@code 2s}, or a bare {@code 0} (no unit needed to turn the ticker off). */
+    @JsonProperty("tickPeriod")
+    void setTickPeriod(String text) {
+        tickPeriod = text == null ? null : text.trim().equals("0") ? Duration.seconds(0) : Duration.parse(text);
     }
 
     Duration getTickPeriod() {

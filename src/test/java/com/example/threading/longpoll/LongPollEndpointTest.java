@@ -41,7 +41,7 @@ class LongPollEndpointTest {
     static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml",
             ConfigOverride.randomPorts(),
-            ConfigOverride.config("events.tickPeriod", "0s"),
+            ConfigOverride.config("events.tickPeriod", "0"), // a bare 0 turns the ticker off
             ConfigOverride.config("events.publishToken", TOKEN),
             ConfigOverride.config("events.maxParked", Integer.toString(MAX_PARKED)),
             ConfigOverride.config("events.historySize", Integer.toString(HISTORY)),
