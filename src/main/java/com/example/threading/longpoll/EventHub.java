@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,9 +22,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On each event (delivered by the {@link EventSource}) the hub appends it to the ring and swaps out the
  * whole set of parked polls under its lock, then hands that batch to a single dispatcher thread. The
- * dispatcher claims each poll and starts a {@link NonBlockingAnswer}: it only sets headers and a write
- * listener, so a slow reader cannot hold it up, and it never touches the ForkJoin common pool. Polls whose
- * cursor already has news are answered at once without parking.
+ * dispatcher only queues a {@link NonBlockingAnswer} per poll (a write listener), so a slow reader cannot hold
+ * it up, and it never touches the ForkJoin common pool; Jetty's threads do the writes. A poll is claimed when
+ * its write starts, so an answer and the poll's own timeout never collide. Polls whose cursor already has news
+ * are answered at once without parking.
  *
  * <p>Thread-safety: {@code lock} guards the history, the parked set, {@code closed} and the condition that
  * blocking waiters sleep on. The right to answer a poll is decided by {@link ParkedPoll#claim} outside the lock;
@@ -32,6 +34,9 @@ import org.slf4j.LoggerFactory;
 final class EventHub implements Consumer<Event> {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventHub.class);
+
+    private static final Map<String, String> CLOSED_HEADERS = Map.of("Retry-After", "0", "Connection", "close");
+    private static final String CLOSED_MESSAGE = "server is stopping, poll again";
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition newEventOrClosed = lock.newCondition();
@@ -124,32 +129,30 @@ final class EventHub implements Consumer<Event> {
                     news = history.after(requestedCursor);
                 } else if (parkedCount.get() >= maxParked) {
                     full = true;
-                } else if (poll.markParked(requestedCursor == null ? history.lastId() : requestedCursor)) {
-                    parked.add(poll);
-                    parkedCount.incrementAndGet();
-                    return;
                 } else {
-                    return; // claimed meanwhile (its timeout or a failure answered it)
+                    if (poll.markParked(requestedCursor == null ? history.lastId() : requestedCursor)) {
+                        parked.add(poll);
+                        parkedCount.incrementAndGet();
+                    }
+                    return;
                 }
             }
         } finally {
             lock.unlock();
         }
-        if (poll.claim() == ParkedPoll.Claim.LOST) {
-            return;
-        }
+        BooleanSupplier claimNow = () -> poll.claim(this) != ParkedPoll.Claim.LOST;
         if (wasClosed) {
-            answerClosed(poll.context(), written -> { });
+            NonBlockingAnswer.send(context, 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE), claimNow, metrics.disconnects);
         } else if (full) {
             metrics.rejected.mark();
-            NonBlockingAnswer.send(poll.context(), 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
-                    json.error(503, "too many parked polls (" + maxParked + "), retry later"), written -> { });
+            NonBlockingAnswer.send(context, 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
+                    json.error(503, "too many parked polls (" + maxParked + "), retry later"), claimNow, metrics.disconnects);
         } else {
             metrics.answeredAtOnce.mark();
             if (news.missed()) {
                 metrics.missed.mark();
             }
-            NonBlockingAnswer.send(poll.context(), 200, Map.of(), json.bytes(news), written -> { });
+            NonBlockingAnswer.send(context, 200, Map.of(), json.bytes(news), claimNow, metrics.disconnects);
         }
     }
 
@@ -157,7 +160,7 @@ final class EventHub implements Consumer<Event> {
     void timedOut(ParkedPoll poll) {
         if (release(poll)) {
             metrics.timeouts.mark();
-            NonBlockingAnswer.send(poll.context(), 204, Map.of(), new byte[0], written -> { });
+            NonBlockingAnswer.complete(poll.context(), 204);
         }
     }
 
@@ -174,8 +177,9 @@ final class EventHub implements Consumer<Event> {
         }
     }
 
+    /** Claims a poll for its timeout or failure, taking it out of the parked set. */
     private boolean release(ParkedPoll poll) {
-        ParkedPoll.Claim claim = poll.claim();
+        ParkedPoll.Claim claim = poll.claim(this);
         if (claim == ParkedPoll.Claim.LOST) {
             return false;
         }
@@ -183,7 +187,7 @@ final class EventHub implements Consumer<Event> {
             parkedCount.decrementAndGet();
             lock.lock();
             try {
-                parked.remove(poll);
+                parked.remove(poll); // absent if an event or shutdown already took the set out: harmless
             } finally {
                 lock.unlock();
             }
@@ -191,25 +195,30 @@ final class EventHub implements Consumer<Event> {
         return true;
     }
 
-    /** Runs on the dispatcher: answer each poll of the batch with the events after its cursor. */
+    /** Claims a poll that was taken out of the parked set (by an event or shutdown) for {@code owner}. */
+    private boolean claimTaken(ParkedPoll poll, Object owner) {
+        ParkedPoll.Claim claim = poll.claim(owner);
+        if (claim == ParkedPoll.Claim.WAS_PARKED) {
+            parkedCount.decrementAndGet();
+        }
+        return claim != ParkedPoll.Claim.LOST;
+    }
+
+    /**
+     * Runs on the dispatcher: queue for each poll of the batch the events after its cursor. The dispatcher only
+     * registers write listeners; Jetty's threads write, so a slow reader never holds up the loop.
+     */
     private void answerBatch(Set<ParkedPoll> batch, long arrivedNanos) {
         BatchWrites writes = new BatchWrites(batch.size(), arrivedNanos);
         Map<Long, byte[]> bodyByCursor = new HashMap<>();
         for (ParkedPoll poll : batch) {
-            ParkedPoll.Claim claim = poll.claim();
-            if (claim == ParkedPoll.Claim.LOST) {
-                writes.skipped(); // its timeout or failure answered it first
+            if (!poll.watch(writes)) {
+                writes.completed(false); // already complete (timed out or failed): nothing to answer
                 continue;
             }
-            parkedCount.decrementAndGet();
-            try {
-                // Parked polls of one event usually share a cursor: serialize the answer once per cursor.
-                byte[] body = bodyByCursor.computeIfAbsent(poll.cursor(), this::answerBody);
-                NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, writes);
-            } catch (RuntimeException e) {
-                LOG.warn("could not answer a parked poll", e);
-                writes.finished(false);
-            }
+            // Parked polls of one event usually share a cursor: serialize the answer once per cursor.
+            byte[] body = bodyByCursor.computeIfAbsent(poll.cursor(), this::answerBody);
+            NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, () -> claimTaken(poll, writes), metrics.disconnects);
         }
     }
 
@@ -273,7 +282,7 @@ final class EventHub implements Consumer<Event> {
     /**
      * The server is stopping: refuse new polls, wake blocking waiters and answer every parked poll with
      * 503 and {@code Retry-After: 0} (another instance can take it), waiting up to {@code timeoutMs} for the
-     * answers to be written. Returns how many parked polls were answered.
+     * answers to be complete. Returns how many parked polls were answered by this call.
      */
     int close(long timeoutMs) throws InterruptedException {
         Set<ParkedPoll> batch;
@@ -286,22 +295,27 @@ final class EventHub implements Consumer<Event> {
         } finally {
             lock.unlock();
         }
-        CountDownLatch written = new CountDownLatch(batch.size());
-        int answered = 0;
+        CountDownLatch complete = new CountDownLatch(batch.size());
+        AtomicInteger answered = new AtomicInteger();
+        ParkedPoll.Watcher shutdown = byShutdown -> {
+            if (byShutdown) {
+                answered.incrementAndGet();
+                metrics.shutdownAnswers.mark();
+            }
+            complete.countDown();
+        };
+        byte[] body = json.error(503, CLOSED_MESSAGE);
         for (ParkedPoll poll : batch) {
-            if (poll.claim() == ParkedPoll.Claim.LOST) {
-                written.countDown();
+            if (!poll.watch(shutdown)) {
+                complete.countDown();
                 continue;
             }
-            parkedCount.decrementAndGet();
-            answered++;
-            metrics.shutdownAnswers.mark();
-            answerClosed(poll.context(), ok -> written.countDown());
+            NonBlockingAnswer.send(poll.context(), 503, CLOSED_HEADERS, body, () -> claimTaken(poll, shutdown), metrics.disconnects);
         }
-        if (!written.await(timeoutMs, TimeUnit.MILLISECONDS)) {
-            LOG.warn("{} of {} parked polls not answered within {} ms of shutdown", written.getCount(), answered, timeoutMs);
+        if (!complete.await(timeoutMs, TimeUnit.MILLISECONDS)) {
+            LOG.warn("{} of {} parked polls not complete within {} ms of shutdown", complete.getCount(), batch.size(), timeoutMs);
         }
-        return answered;
+        return answered.get();
     }
 
     boolean isClosed() {
@@ -313,16 +327,11 @@ final class EventHub implements Consumer<Event> {
         }
     }
 
-    private void answerClosed(AsyncContext context, NonBlockingAnswer.Completion completion) {
-        NonBlockingAnswer.send(context, 503, Map.of("Retry-After", "0", "Connection", "close"),
-                json.error(503, "server is stopping, poll again"), completion);
-    }
-
-    /** Counts the writes of one batch and records the time from the event to the last write. */
-    private final class BatchWrites implements NonBlockingAnswer.Completion {
+    /** Counts the completions of one batch's polls and records the time from the event to the last one answered. */
+    private final class BatchWrites implements ParkedPoll.Watcher {
         private final AtomicInteger pending;
         private final long arrivedNanos;
-        private volatile boolean anyWritten;
+        private volatile boolean anyAnswered;
 
         BatchWrites(int size, long arrivedNanos) {
             this.pending = new AtomicInteger(size);
@@ -330,21 +339,11 @@ final class EventHub implements Consumer<Event> {
         }
 
         @Override
-        public void finished(boolean written) {
-            if (written) {
-                anyWritten = true;
-            } else {
-                metrics.disconnects.mark();
+        public void completed(boolean byBatch) {
+            if (byBatch) {
+                anyAnswered = true;
             }
-            countDown();
-        }
-
-        void skipped() {
-            countDown();
-        }
-
-        private void countDown() {
-            if (pending.decrementAndGet() == 0 && anyWritten) {
+            if (pending.decrementAndGet() == 0 && anyAnswered) {
                 metrics.eventToLastWrite.update(System.nanoTime() - arrivedNanos, TimeUnit.NANOSECONDS);
             }
         }

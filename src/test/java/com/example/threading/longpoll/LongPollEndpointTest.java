@@ -83,13 +83,45 @@ class LongPollEndpointTest {
             assertThat(body.get("missed").asBoolean()).isFalse();
             assertThat(body.get("lastId").asLong()).isEqualTo(cursor + 1);
         }
-        // Generous bound on a shared 2-core machine; the measured figure is in the README.
-        assertThat(elapsedMs).isLessThan(15_000);
+        // Publish to the last answer read by this client (which shares the 2 cores with the server and, here, with
+        // other builds): a generous bound that still fails if the batch waits for the polls' 60 s timeout.
+        // The figures measured on a quieter machine are in docs/README-longpoll.md.
+        assertThat(elapsedMs).isLessThan(45_000);
         assertThat(parked()).isZero();
         assertThat(metrics().histogram("events.batch-size").getCount()).isEqualTo(batchesBefore + 1);
         assertThat(metrics().histogram("events.batch-size").getSnapshot().getMax()).isEqualTo(MAX_PARKED);
         waitUntil(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
                 Duration.ofSeconds(10), "batch timed");
+    }
+
+    @Test
+    void aBatchRacingThePollsTimeoutsAnswersEachWithTheEventOr204() throws Exception {
+        long cursor = lastId();
+        long timedBefore = metrics().timer("events.event-to-last-write").getCount();
+        int count = 1000;
+        long sent = System.nanoTime();
+        List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            polls.add(http.getAsync("/events?after=" + cursor + "&timeout=2"));
+        }
+        // Publish just before the first timeouts fire, so that writes of the batch and timeouts overlap.
+        waitUntil(() -> parked() == count || System.nanoTime() - sent > TimeUnit.MILLISECONDS.toNanos(1900),
+                Duration.ofSeconds(30), "parked or about to time out");
+        publish("{\"race\":true}");
+        int withEvent = 0;
+        for (CompletableFuture<HttpResponse<String>> poll : polls) {
+            HttpResponse<String> response = poll.get(30, TimeUnit.SECONDS);
+            assertThat(response.statusCode()).as("the event or a timeout, never an error").isIn(200, 204);
+            if (response.statusCode() == 200) {
+                assertThat(ids(HttpTestClient.json(response))).containsExactly(cursor + 1);
+                withEvent++;
+            }
+        }
+        assertThat(parked()).isZero();
+        if (withEvent > 0) {
+            waitUntil(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
+                    Duration.ofSeconds(10), "the batch was accounted for to its last poll");
+        }
     }
 
     @Test

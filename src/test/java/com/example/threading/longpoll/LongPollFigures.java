@@ -2,10 +2,13 @@ package com.example.threading.longpoll;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,9 +64,9 @@ public final class LongPollFigures {
     }
 
     private void run(int parked, int rounds, boolean h2c) throws Exception {
-        System.out.printf(Locale.ROOT, "java %s, %d CPUs, %d parked polls over %s, %d client connections%n",
+        System.out.printf(Locale.ROOT, "java %s, %d CPUs, %d parked polls over %s, %d client connections, load average %s%n",
                 Runtime.version(), Runtime.getRuntime().availableProcessors(), parked, h2c ? "h2c" : "HTTP/1.1",
-                h2c ? clients.size() : parked);
+                h2c ? clients.size() : parked, loadAverage());
         // h2c: the first request of each client upgrades its connection; later polls are streams on it.
         for (HttpClient client : clients) {
             HttpResponse<String> warm = client.send(get("/events?after=" + Long.MAX_VALUE / 2 + "&timeout=1"), HttpResponse.BodyHandlers.ofString());
@@ -112,6 +115,7 @@ public final class LongPollFigures {
                 timer.get("count").asLong(), timer.get("min").asDouble() * 1000, timer.get("p50").asDouble() * 1000,
                 timer.get("max").asDouble() * 1000);
         System.out.println("client publish-to-last-answer per round (ms): " + clientMs);
+        System.out.println("load average (1, 5, 15 min) at the end: " + loadAverage());
     }
 
     private List<CompletableFuture<HttpResponse<String>>> park(int parked, long cursor) throws Exception {
@@ -132,6 +136,15 @@ public final class LongPollFigures {
             }
         }
         return polls;
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private HttpRequest get(String pathAndQuery) {
