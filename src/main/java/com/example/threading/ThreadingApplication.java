@@ -3,6 +3,7 @@ package com.example.threading;
 import com.example.threading.client.ClientFanout;
 import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
+import com.example.threading.longpoll.LongPoll;
 import com.example.threading.metrics.PrometheusEndpoint;
 import com.example.threading.work.WorkPatterns;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -35,6 +36,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
     public void run(ThreadingConfiguration configuration, Environment environment) {
         new WorkPatterns(configuration.getWork()).register(environment);
         new ClientFanout(configuration.getClient()).register(environment);
+        new LongPoll(configuration.getEvents()).register(environment);
         JettyThreadPoolHealthCheck.register(environment);
         ExecutionStrategies.register(environment, configuration.getJetty());
         PrometheusEndpoint.register(environment);

@@ -2,6 +2,7 @@ package com.example.threading;
 
 import com.example.threading.client.FanoutClientConfiguration;
 import com.example.threading.jetty.JettyConfiguration;
+import com.example.threading.longpoll.EventsConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
@@ -19,6 +20,11 @@ public final class ThreadingConfiguration extends Configuration {
     @Valid
     @NotNull
     @JsonProperty
+    private EventsConfiguration events = new EventsConfiguration();
+
+    @Valid
+    @NotNull
+    @JsonProperty
     private FanoutClientConfiguration client = new FanoutClientConfiguration();
 
     @Valid
@@ -29,6 +35,11 @@ public final class ThreadingConfiguration extends Configuration {
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
     public WorkConfiguration getWork() {
         return work;
+    }
+
+    /** Settings of the long-poll event endpoints {@code /events}. */
+    public EventsConfiguration getEvents() {
+        return events;
     }
 
     /** The Jersey client behind {@code /fanout}: its pool, timeouts, connection pool and downstream. */

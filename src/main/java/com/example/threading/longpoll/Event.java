@@ -1,0 +1,24 @@
+package com.example.threading.longpoll;
+
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One published event: {@code {"id":7,"time":"2026-11-22T13:50:00.123Z","data":{...}}}.
+ * Ids increase by one per event within a stream; {@code data} is the publisher's JSON as given.
+ *
+ * <p>Thread-safety: immutable (the JSON tree is never modified after publication).
+ */
+public record Event(long id, @JsonFormat(shape = JsonFormat.Shape.STRING) Instant time, JsonNode data) {
+
+    /** Checks the components; ids start at 1 so that 0 can mean "before the first event". */
+    public Event {
+        if (id < 1) {
+            throw new IllegalArgumentException("event ids start at 1: " + id);
+        }
+        Objects.requireNonNull(time, "time");
+        Objects.requireNonNull(data, "data");
+    }
+}

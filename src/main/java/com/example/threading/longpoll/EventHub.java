@@ -1,0 +1,351 @@
+package com.example.threading.longpoll;
+
+import jakarta.servlet.AsyncContext;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Holds the event history and the parked polls, and answers every parked poll in one batch per event.
+ *
+ * <p>On each event (delivered by the {@link EventSource}) the hub appends it to the ring and swaps out the
+ * whole set of parked polls under its lock, then hands that batch to a single dispatcher thread. The
+ * dispatcher only queues a {@link NonBlockingAnswer} per poll (a write listener), so a slow reader cannot hold
+ * it up, and it never touches the ForkJoin common pool; Jetty's threads do the writes. A poll is claimed when
+ * its write starts, so an answer and the poll's own timeout never collide. Polls whose cursor already has news
+ * are answered at once without parking.
+ *
+ * <p>Thread-safety: {@code lock} guards the history, the parked set, {@code closed} and the condition that
+ * blocking waiters sleep on. The right to answer a poll is decided by {@link ParkedPoll#claim} outside the lock;
+ * writes happen outside the lock. Gauge counters are atomics so metrics can read them without the lock.
+ */
+final class EventHub implements Consumer<Event> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventHub.class);
+
+    private static final Map<String, String> CLOSED_HEADERS = Map.of("Retry-After", "0", "Connection", "close");
+    private static final String CLOSED_MESSAGE = "server is stopping, poll again";
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition newEventOrClosed = lock.newCondition();
+    private final EventHistory history;
+    private Set<ParkedPoll> parked = new HashSet<>();
+    private boolean closed;
+
+    private final AtomicInteger parkedCount = new AtomicInteger();
+    private final AtomicInteger blockingWaiting = new AtomicInteger();
+    private final int maxParked;
+    private final long retryAfterSeconds;
+    private final Executor dispatcher;
+    private final JsonResponses json;
+    private final LongPollMetrics metrics;
+
+    EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
+             LongPollMetrics metrics) {
+        this.history = new EventHistory(historySize);
+        this.maxParked = maxParked;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.dispatcher = dispatcher;
+        this.json = json;
+        this.metrics = metrics;
+    }
+
+    /** Requests parked on {@code GET /events} and not yet claimed for an answer. */
+    int parkedCount() {
+        return parkedCount.get();
+    }
+
+    /** Threads blocked in {@code GET /events/blocking}. */
+    int blockingWaiting() {
+        return blockingWaiting.get();
+    }
+
+    /** Id of the newest event, 0 before the first. */
+    long lastId() {
+        lock.lock();
+        try {
+            return history.lastId();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receives the next event from the source: records it and answers the polls parked until now. */
+    @Override
+    public void accept(Event event) {
+        long arrivedNanos = System.nanoTime();
+        Set<ParkedPoll> batch;
+        lock.lock();
+        try {
+            if (!history.append(event)) {
+                return; // a redelivered or out-of-order event: the cursor already covers it
+            }
+            batch = parked;
+            parked = new HashSet<>();
+            newEventOrClosed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        metrics.published.mark();
+        metrics.batchSize.update(batch.size());
+        if (!batch.isEmpty()) {
+            Runnable answer = () -> answerBatch(batch, arrivedNanos);
+            try {
+                dispatcher.execute(answer);
+            } catch (RejectedExecutionException stopping) {
+                answer.run();
+            }
+        }
+    }
+
+    /**
+     * Answers the poll at once if its cursor has news, rejects it if the hub is full or closed, or parks it
+     * until the next event. {@code requestedCursor} null means "the next event". The async context must be
+     * started, with its timeout set.
+     */
+    void poll(AsyncContext context, Long requestedCursor) {
+        ParkedPoll poll = new ParkedPoll(context, this);
+        context.addListener(poll);
+        EventBatch news = null;
+        boolean full = false;
+        boolean wasClosed;
+        lock.lock();
+        try {
+            wasClosed = closed;
+            if (!wasClosed) {
+                if (requestedCursor != null && history.hasNewsFor(requestedCursor)) {
+                    news = history.after(requestedCursor);
+                } else if (parkedCount.get() >= maxParked) {
+                    full = true;
+                } else {
+                    if (poll.markParked(requestedCursor == null ? history.lastId() : requestedCursor)) {
+                        parked.add(poll);
+                        parkedCount.incrementAndGet();
+                    }
+                    return;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        BooleanSupplier claimNow = () -> poll.claim(this) != ParkedPoll.Claim.LOST;
+        if (wasClosed) {
+            NonBlockingAnswer.send(context, 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE), claimNow, metrics.disconnects);
+        } else if (full) {
+            metrics.rejected.mark();
+            NonBlockingAnswer.send(context, 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
+                    json.error(503, "too many parked polls (" + maxParked + "), retry later"), claimNow, metrics.disconnects);
+        } else {
+            metrics.answeredAtOnce.mark();
+            if (news.missed()) {
+                metrics.missed.mark();
+            }
+            NonBlockingAnswer.send(context, 200, Map.of(), json.bytes(news), claimNow, metrics.disconnects);
+        }
+    }
+
+    /** Jetty's async timeout: answer 204 unless the poll is already being answered. */
+    void timedOut(ParkedPoll poll) {
+        if (release(poll)) {
+            metrics.timeouts.mark();
+            NonBlockingAnswer.complete(poll.context(), 204);
+        }
+    }
+
+    /** Jetty reports the request failed (client reset or closed the stream, connection failure): free its slot. */
+    void failed(ParkedPoll poll, Throwable failure) {
+        if (release(poll)) {
+            metrics.disconnects.mark();
+            LOG.debug("parked poll failed", failure);
+            try {
+                poll.context().complete();
+            } catch (IllegalStateException alreadyCompleted) {
+                // Jetty completed it itself.
+            }
+        }
+    }
+
+    /** Claims a poll for its timeout or failure, taking it out of the parked set. */
+    private boolean release(ParkedPoll poll) {
+        ParkedPoll.Claim claim = poll.claim(this);
+        if (claim == ParkedPoll.Claim.LOST) {
+            return false;
+        }
+        if (claim == ParkedPoll.Claim.WAS_PARKED) {
+            parkedCount.decrementAndGet();
+            lock.lock();
+            try {
+                parked.remove(poll); // absent if an event or shutdown already took the set out: harmless
+            } finally {
+                lock.unlock();
+            }
+        }
+        return true;
+    }
+
+    /** Claims a poll that was taken out of the parked set (by an event or shutdown) for {@code owner}. */
+    private boolean claimTaken(ParkedPoll poll, Object owner) {
+        ParkedPoll.Claim claim = poll.claim(owner);
+        if (claim == ParkedPoll.Claim.WAS_PARKED) {
+            parkedCount.decrementAndGet();
+        }
+        return claim != ParkedPoll.Claim.LOST;
+    }
+
+    /**
+     * Runs on the dispatcher: queue for each poll of the batch the events after its cursor. The dispatcher only
+     * registers write listeners; Jetty's threads write, so a slow reader never holds up the loop.
+     */
+    private void answerBatch(Set<ParkedPoll> batch, long arrivedNanos) {
+        BatchWrites writes = new BatchWrites(batch.size(), arrivedNanos);
+        Map<Long, byte[]> bodyByCursor = new HashMap<>();
+        for (ParkedPoll poll : batch) {
+            if (!poll.watch(writes)) {
+                writes.completed(false); // already complete (timed out or failed): nothing to answer
+                continue;
+            }
+            // Parked polls of one event usually share a cursor: serialize the answer once per cursor.
+            byte[] body = bodyByCursor.computeIfAbsent(poll.cursor(), this::answerBody);
+            NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, () -> claimTaken(poll, writes), metrics.disconnects);
+        }
+    }
+
+    private byte[] answerBody(long cursor) {
+        EventBatch batch;
+        lock.lock();
+        try {
+            batch = history.after(cursor);
+        } finally {
+            lock.unlock();
+        }
+        if (batch.missed()) {
+            metrics.missed.mark();
+        }
+        return json.bytes(batch);
+    }
+
+    /**
+     * Blocks the calling thread until an event after {@code requestedCursor} (null: the next event), the
+     * timeout, or {@link #close}. Returns the batch, {@link BlockingWait#TIMED_OUT} or {@link BlockingWait#CLOSED}.
+     */
+    BlockingWait await(Long requestedCursor, long timeoutMs) throws InterruptedException {
+        lock.lock();
+        blockingWaiting.incrementAndGet();
+        try {
+            long cursor = requestedCursor == null ? history.lastId() : requestedCursor;
+            long remainingNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+            while (!history.hasNewsFor(cursor)) {
+                if (closed) {
+                    return BlockingWait.CLOSED;
+                }
+                if (remainingNanos <= 0) {
+                    metrics.blockingTimeouts.mark();
+                    return BlockingWait.TIMED_OUT;
+                }
+                remainingNanos = newEventOrClosed.awaitNanos(remainingNanos);
+            }
+            EventBatch batch = history.after(cursor);
+            if (batch.missed()) {
+                metrics.missed.mark();
+            }
+            return new BlockingWait(batch);
+        } finally {
+            blockingWaiting.decrementAndGet();
+            lock.unlock();
+        }
+    }
+
+    /** Result of {@link #await}: a batch, or one of the two constants. */
+    static final class BlockingWait {
+        static final BlockingWait TIMED_OUT = new BlockingWait(null);
+        static final BlockingWait CLOSED = new BlockingWait(null);
+
+        final EventBatch batch;
+
+        private BlockingWait(EventBatch batch) {
+            this.batch = batch;
+        }
+    }
+
+    /**
+     * The server is stopping: refuse new polls, wake blocking waiters and answer every parked poll with
+     * 503 and {@code Retry-After: 0} (another instance can take it), waiting up to {@code timeoutMs} for the
+     * answers to be complete. Returns how many parked polls were answered by this call.
+     */
+    int close(long timeoutMs) throws InterruptedException {
+        Set<ParkedPoll> batch;
+        lock.lock();
+        try {
+            closed = true;
+            batch = parked;
+            parked = new HashSet<>();
+            newEventOrClosed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        CountDownLatch complete = new CountDownLatch(batch.size());
+        AtomicInteger answered = new AtomicInteger();
+        ParkedPoll.Watcher shutdown = byShutdown -> {
+            if (byShutdown) {
+                answered.incrementAndGet();
+                metrics.shutdownAnswers.mark();
+            }
+            complete.countDown();
+        };
+        byte[] body = json.error(503, CLOSED_MESSAGE);
+        for (ParkedPoll poll : batch) {
+            if (!poll.watch(shutdown)) {
+                complete.countDown();
+                continue;
+            }
+            NonBlockingAnswer.send(poll.context(), 503, CLOSED_HEADERS, body, () -> claimTaken(poll, shutdown), metrics.disconnects);
+        }
+        if (!complete.await(timeoutMs, TimeUnit.MILLISECONDS)) {
+            LOG.warn("{} of {} parked polls not complete within {} ms of shutdown", complete.getCount(), batch.size(), timeoutMs);
+        }
+        return answered.get();
+    }
+
+    boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Counts the completions of one batch's polls and records the time from the event to the last one answered. */
+    private final class BatchWrites implements ParkedPoll.Watcher {
+        private final AtomicInteger pending;
+        private final long arrivedNanos;
+        private volatile boolean anyAnswered;
+
+        BatchWrites(int size, long arrivedNanos) {
+            this.pending = new AtomicInteger(size);
+            this.arrivedNanos = arrivedNanos;
+        }
+
+        @Override
+        public void completed(boolean byBatch) {
+            if (byBatch) {
+                anyAnswered = true;
+            }
+            if (pending.decrementAndGet() == 0 && anyAnswered) {
+                metrics.eventToLastWrite.update(System.nanoTime() - arrivedNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+}

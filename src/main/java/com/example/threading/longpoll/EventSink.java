@@ -1,0 +1,14 @@
+package com.example.threading.longpoll;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * Where publishers hand event data: the ticker and {@code POST /events}. The in-process sink numbers the
+ * event and delivers it to the hub at once; a shared sink (e.g. Redis pub/sub) would number it across
+ * instances and publish it to every instance's {@link EventSource}.
+ */
+public interface EventSink {
+
+    /** Publishes {@code data} and returns the event as numbered and timestamped by the stream. */
+    Event publish(JsonNode data);
+}

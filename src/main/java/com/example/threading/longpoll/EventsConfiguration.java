@@ -1,0 +1,121 @@
+package com.example.threading.longpoll;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.DataSize;
+import io.dropwizard.util.DataSizeUnit;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDataSize;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDataSize;
+import io.dropwizard.validation.MinDuration;
+import io.dropwizard.validation.ValidationMethod;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.util.concurrent.TimeUnit;
+
+/** The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and capacity. */
+public final class EventsConfiguration {
+
+    /** Period of the built-in ticker that publishes {@code {"tick":n}}; 0 turns it off. */
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS)
+    private Duration tickPeriod = Duration.seconds(2);
+
+    /** Largest accepted {@code POST /events} body; larger bodies get 413. */
+    @NotNull
+    @MinDataSize(1)
+    @MaxDataSize(value = 1, unit = DataSizeUnit.MEBIBYTES)
+    @JsonProperty
+    private DataSize maxEventSize = DataSize.kibibytes(4);
+
+    /** Bearer token required by {@code POST /events}; absent or blank means publishing is open. Set it from the environment. */
+    @JsonProperty
+    private String publishToken;
+
+    /** How many recent events the history ring keeps for cursors. */
+    @Min(1)
+    @Max(100_000)
+    @JsonProperty
+    private int historySize = 256;
+
+    /** Wait of a poll that gives no {@code timeout}. */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    @JsonProperty
+    private Duration defaultTimeout = Duration.seconds(30);
+
+    /** Largest {@code timeout} a poll may ask for; larger values get 400. */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    @MaxDuration(value = 1, unit = TimeUnit.HOURS)
+    @JsonProperty
+    private Duration maxTimeout = Duration.seconds(60);
+
+    /** Most requests parked on {@code GET /events} at once; beyond it 503 with Retry-After. */
+    @Min(1)
+    @Max(1_000_000)
+    @JsonProperty
+    private int maxParked = 20_000;
+
+    /** Retry-After sent with the 503 of a full hub. */
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.SECONDS)
+    @JsonProperty
+    private Duration retryAfter = Duration.seconds(1);
+
+    /** On stop, how long to wait for the answers to parked requests to be written. */
+    @NotNull
+    @JsonProperty
+    private Duration shutdownTimeout = Duration.seconds(10);
+
+    /** Checked by Bean Validation at startup. */
+    @JsonIgnore
+    @ValidationMethod(message = "defaultTimeout must not exceed maxTimeout")
+    public boolean isDefaultTimeoutWithinMax() {
+        return defaultTimeout.toMilliseconds() <= maxTimeout.toMilliseconds();
+    }
+
+    /** Takes a duration such as {@code 2s}, or a bare {@code 0} (no unit needed to turn the ticker off). */
+    @JsonProperty("tickPeriod")
+    void setTickPeriod(String text) {
+        tickPeriod = text == null ? null : text.trim().equals("0") ? Duration.seconds(0) : Duration.parse(text);
+    }
+
+    Duration getTickPeriod() {
+        return tickPeriod;
+    }
+
+    DataSize getMaxEventSize() {
+        return maxEventSize;
+    }
+
+    String getPublishToken() {
+        return publishToken;
+    }
+
+    int getHistorySize() {
+        return historySize;
+    }
+
+    Duration getDefaultTimeout() {
+        return defaultTimeout;
+    }
+
+    Duration getMaxTimeout() {
+        return maxTimeout;
+    }
+
+    int getMaxParked() {
+        return maxParked;
+    }
+
+    Duration getRetryAfter() {
+        return retryAfter;
+    }
+
+    Duration getShutdownTimeout() {
+        return shutdownTimeout;
+    }
+}

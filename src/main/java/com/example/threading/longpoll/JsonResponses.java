@@ -1,0 +1,51 @@
+package com.example.threading.longpoll;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jersey.errors.ErrorMessage;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Serializes the endpoint's bodies with the application's ObjectMapper and writes small synchronous answers.
+ *
+ * <p>Thread-safety: stateless apart from the ObjectMapper, which is thread-safe once configured.
+ */
+final class JsonResponses {
+
+    static final String JSON = "application/json";
+
+    private final ObjectMapper mapper;
+
+    JsonResponses(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** The JSON bytes of {@code value}. */
+    byte[] bytes(Object value) {
+        try {
+            return mapper.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Dropwizard's {@code {"code":..,"message":..}} error body. */
+    byte[] error(int status, String message) {
+        return bytes(new ErrorMessage(status, message));
+    }
+
+    /** Writes a complete JSON answer on the calling (container) thread. */
+    void write(HttpServletResponse response, int status, byte[] body) throws IOException {
+        response.setStatus(status);
+        response.setContentType(JSON);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
+    /** Writes a JSON error on the calling (container) thread. */
+    void writeError(HttpServletResponse response, int status, String message) throws IOException {
+        write(response, status, error(status, message));
+    }
+}

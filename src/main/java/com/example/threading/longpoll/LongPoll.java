@@ -1,0 +1,73 @@
+package com.example.threading.longpoll;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.InstrumentedExecutorService;
+import com.codahale.metrics.MetricRegistry;
+import io.dropwizard.core.setup.Environment;
+import jakarta.servlet.ServletRegistration;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+
+/**
+ * Wires the long-poll pattern: in-process event stream, hub, ticker, the servlets at {@code /events} and
+ * {@code /events/blocking} on the application port, metrics {@code events.*} and the shutdown hook.
+ */
+public final class LongPoll {
+
+    /** Path of the async long-poll (GET) and publish (POST) endpoint. */
+    public static final String PATH = "/events";
+    /** Path of the blocking long-poll used for comparison. */
+    public static final String BLOCKING_PATH = "/events/blocking";
+
+    private final EventsConfiguration configuration;
+
+    /** The pattern configured from the {@code events} section of config.yml. */
+    public LongPoll(EventsConfiguration configuration) {
+        this.configuration = configuration;
+    }
+
+    /** Creates the stream, hub and managed threads and registers servlets, metrics and lifecycle hooks. */
+    public void register(Environment environment) {
+        MetricRegistry metrics = environment.metrics();
+        LongPollMetrics hubMetrics = new LongPollMetrics(metrics);
+        JsonResponses json = new JsonResponses(environment.getObjectMapper());
+
+        // One thread answers the batches: it only starts non-blocking writes, so one is enough, and batches stay in order.
+        ExecutorService dispatcher = new InstrumentedExecutorService(
+                environment.lifecycle().executorService("events-dispatch-%d").minThreads(1).maxThreads(1).build(),
+                metrics, "events.dispatcher");
+        EventHub hub = new EventHub(configuration.getHistorySize(), configuration.getMaxParked(),
+                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics);
+
+        InProcessEventStream stream = new InProcessEventStream(Clock.systemUTC());
+        stream.subscribe(hub);
+        EventSink sink = stream;
+
+        metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
+        metrics.register("events.blocking.waiting", (Gauge<Integer>) hub::blockingWaiting);
+        metrics.register("events.last-id", (Gauge<Long>) hub::lastId);
+
+        long tickMs = configuration.getTickPeriod().toMilliseconds();
+        if (tickMs > 0) {
+            ScheduledExecutorService scheduler = environment.lifecycle()
+                    .scheduledExecutorService("events-ticker-%d").threads(1).build();
+            environment.lifecycle().manage(new EventTicker(sink, scheduler, tickMs));
+        }
+        environment.lifecycle().addEventListener(
+                new StopAnsweringParkedPolls(hub, configuration.getShutdownTimeout().toMilliseconds()));
+
+        long defaultTimeout = configuration.getDefaultTimeout().toSeconds();
+        long maxTimeout = configuration.getMaxTimeout().toSeconds();
+        EventPublishing publishing = new EventPublishing(sink, environment.getObjectMapper(), json,
+                configuration.getMaxEventSize().toBytes(), configuration.getPublishToken(), hubMetrics.publishRefused);
+
+        ServletRegistration.Dynamic async = environment.servlets()
+                .addServlet("events", new LongPollServlet(hub, publishing, json, defaultTimeout, maxTimeout));
+        async.setAsyncSupported(true);
+        async.addMapping(PATH);
+        ServletRegistration.Dynamic blocking = environment.servlets()
+                .addServlet("events-blocking", new BlockingLongPollServlet(hub, json, defaultTimeout, maxTimeout));
+        blocking.addMapping(BLOCKING_PATH);
+    }
+}

@@ -1,0 +1,40 @@
+package com.example.threading.longpoll;
+
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+
+/**
+ * The hub's meters, histogram and timer, all named {@code events.*} (gauges are registered by {@link LongPoll}).
+ *
+ * <p>Thread-safety: immutable holder of thread-safe Metrics objects.
+ */
+final class LongPollMetrics {
+
+    final Meter published;
+    final Histogram batchSize;
+    final Timer eventToLastWrite;
+    final Meter answeredAtOnce;
+    final Meter missed;
+    final Meter timeouts;
+    final Meter rejected;
+    final Meter disconnects;
+    final Meter shutdownAnswers;
+    final Meter blockingTimeouts;
+    final Meter publishRefused;
+
+    LongPollMetrics(MetricRegistry registry) {
+        published = registry.meter("events.published");
+        batchSize = registry.histogram("events.batch-size");
+        eventToLastWrite = registry.timer("events.event-to-last-write");
+        answeredAtOnce = registry.meter("events.answered-at-once");
+        missed = registry.meter("events.missed");
+        timeouts = registry.meter("events.timeouts");
+        rejected = registry.meter("events.rejected");
+        disconnects = registry.meter("events.disconnects");
+        shutdownAnswers = registry.meter("events.shutdown-answers");
+        blockingTimeouts = registry.meter("events.blocking.timeouts");
+        publishRefused = registry.meter("events.publish.refused");
+    }
+}

@@ -1,0 +1,56 @@
+package com.example.threading.longpoll;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * {@code GET /events?after=<id>&timeout=<s>}: the request is put in async mode and parked in the hub, so no
+ * thread waits for the event; {@code POST /events} publishes one. Mounted with {@code asyncSupported=true}.
+ *
+ * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
+ */
+final class LongPollServlet extends HttpServlet {
+
+    private final transient EventHub hub;
+    private final transient EventPublishing publishing;
+    private final transient JsonResponses json;
+    private final long defaultTimeoutSeconds;
+    private final long maxTimeoutSeconds;
+
+    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, long defaultTimeoutSeconds,
+                    long maxTimeoutSeconds) {
+        this.hub = hub;
+        this.publishing = publishing;
+        this.json = json;
+        this.defaultTimeoutSeconds = defaultTimeoutSeconds;
+        this.maxTimeoutSeconds = maxTimeoutSeconds;
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        switch (request.getMethod()) {
+            case "GET" -> poll(request, response);
+            case "POST" -> publishing.publish(request, response);
+            default -> {
+                response.setHeader("Allow", "GET, POST");
+                json.writeError(response, 405, request.getMethod() + " is not supported on /events");
+            }
+        }
+    }
+
+    private void poll(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        PollParameters parameters;
+        try {
+            parameters = PollParameters.parse(request, defaultTimeoutSeconds, maxTimeoutSeconds);
+        } catch (IllegalArgumentException e) {
+            json.writeError(response, 400, e.getMessage());
+            return;
+        }
+        AsyncContext context = request.startAsync();
+        context.setTimeout(parameters.timeoutMs());
+        hub.poll(context, parameters.after());
+    }
+}

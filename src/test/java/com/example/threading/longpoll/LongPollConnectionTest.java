@@ -1,0 +1,74 @@
+package com.example.threading.longpoll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.Gauge;
+import com.example.threading.ThreadingApplication;
+import com.example.threading.ThreadingConfiguration;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * How parked polls meet the connection: over HTTP/2 (h2c) a client that resets its stream is seen at once and
+ * its slot is freed; the connector's idle timeout (2 s here) does not cut a poll parked for longer, over
+ * HTTP/1.1 or HTTP/2.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class LongPollConnectionTest {
+
+    static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
+            ThreadingApplication.class, "config.yml",
+            ConfigOverride.randomPorts(),
+            ConfigOverride.config("server.applicationConnectors[0].type", "h2c"),
+            ConfigOverride.config("server.applicationConnectors[0].idleTimeout", "2s"),
+            ConfigOverride.config("events.tickPeriod", "0s"));
+
+    @Test
+    void aResetStreamLeavesTheGaugeLongBeforeItsTimeout() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        String base = "http://127.0.0.1:" + APP.getLocalPort();
+        // The first request upgrades the connection to h2c; the poll then runs as a stream on it.
+        HttpResponse<String> upgrade = client.send(HttpRequest.newBuilder(URI.create(base + "/events?after=999999&timeout=5")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(upgrade.version()).isEqualTo(HttpClient.Version.HTTP_2);
+
+        long disconnectsBefore = APP.getEnvironment().metrics().meter("events.disconnects").getCount();
+        CompletableFuture<HttpResponse<String>> poll = client.sendAsync(
+                HttpRequest.newBuilder(URI.create(base + "/events?timeout=60")).build(), HttpResponse.BodyHandlers.ofString());
+        LongPollEndpointTest.waitUntil(() -> parked() == 1, Duration.ofSeconds(10), "poll parked");
+
+        long start = System.nanoTime();
+        poll.cancel(true); // the JDK client resets the stream (RST_STREAM)
+        LongPollEndpointTest.waitUntil(() -> parked() == 0, Duration.ofSeconds(10), "slot freed by the reset");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        assertThat(APP.getEnvironment().metrics().meter("events.disconnects").getCount()).isEqualTo(disconnectsBefore + 1);
+    }
+
+    @Test
+    void aPollParkedLongerThanTheIdleTimeoutStillGets204AtItsTimeout() throws Exception {
+        for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_1_1, HttpClient.Version.HTTP_2)) {
+            HttpClient client = HttpClient.newBuilder().version(version).build();
+            String base = "http://127.0.0.1:" + APP.getLocalPort();
+            long start = System.nanoTime();
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/events?timeout=4")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(version.toString()).isEqualTo(204);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as(version.toString()).isGreaterThan(Duration.ofMillis(3900));
+        }
+    }
+
+    private static int parked() {
+        Gauge<?> gauge = APP.getEnvironment().metrics().getGauges().get("events.parked");
+        return ((Number) gauge.getValue()).intValue();
+    }
+}
