@@ -104,7 +104,7 @@ final class GeneratedLoad {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ignored) {
             // Failures are counted request by request; a timeout means the deadline cut the phase.
         }
-        PhaseResult result = recorder.finish(spec.protocol().label(), spec.pathLabel(), spec.ratePerSecond());
+        PhaseResult result = result();
         generator.interrupt();
         LifeCycle.stop(generator);
         return result;
@@ -123,6 +123,11 @@ final class GeneratedLoad {
             results.add(load.await(deadlineNanos));
         }
         return results;
+    }
+
+    /** The phase's result once {@link #await} has returned. */
+    PhaseResult result() {
+        return recorder.finish(spec.protocol().label(), spec.pathLabel(), spec.ratePerSecond());
     }
 
     /** The histogram of the 2xx latencies (complete once awaited). */

@@ -82,6 +82,7 @@ final class LimitScenario extends ScenarioCommand {
                 }
                 phases.add(phase);
                 report.phase(phase);
+                PhaseViews.noteShortfall(report, phase, rate * step.toSeconds());
                 histograms.put(rate + "/s", load.histogram());
                 double seconds = phase.durationSeconds();
                 double timeouts = phase.count(Outcome.TIMEOUT) + phase.count(Outcome.UNANSWERED);

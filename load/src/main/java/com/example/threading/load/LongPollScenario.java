@@ -70,18 +70,31 @@ final class LongPollScenario extends ScenarioCommand {
         List<PhaseResult> phases = new ArrayList<>();
         Map<String, Histogram> histograms = new LinkedHashMap<>();
         Map<String, Object> data = new LinkedHashMap<>();
-        for (String endpoint : endpoints) {
+        // One service answers whether each endpoint exists, and then serves the first one that does; every
+        // later endpoint gets a fresh service, so one endpoint's backlog never weighs on the next.
+        Target spare = target.open(report, environment, properties);
+        List<String> present = new ArrayList<>();
+        try (SimpleHttp http = SimpleHttp.http1()) {
+            for (String endpoint : endpoints) {
+                SimpleHttp.Answer check = http.get(spare.applicationUri().resolve(endpoint + "?timeout=1"), Duration.ofSeconds(10));
+                if (check.status() == 404 || check.status() == 405) {
+                    report.note(endpoint + " answered " + check.status() + ": the endpoint does not exist in this build; skipped.");
+                } else {
+                    present.add(endpoint);
+                }
+            }
+        } catch (RuntimeException | InterruptedException e) {
+            spare.close();
+            throw e;
+        }
+        for (String endpoint : present) {
             if (timeIsUp()) {
                 report.note("Time limit reached: " + endpoint + " skipped.");
                 continue;
             }
-            try (Target service = target.open(report, environment, properties);
-                 SimpleHttp http = SimpleHttp.http1()) {
-                SimpleHttp.Answer check = http.get(service.applicationUri().resolve(endpoint + "?timeout=1"), Duration.ofSeconds(10));
-                if (check.status() == 404 || check.status() == 405) {
-                    report.note(endpoint + " answered " + check.status() + ": the endpoint does not exist in this build; skipped.");
-                    continue;
-                }
+            Target fresh = spare != null ? spare : target.open(report, environment, properties);
+            spare = null;
+            try (Target service = fresh) {
                 PhaseRecorder recorder = new PhaseRecorder(endpoint, report.directory().resolve(GeneratedLoad.fileName("longpoll" + endpoint) + ".hlog"),
                         service.serverCpu());
                 PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext, recorder);
@@ -112,6 +125,9 @@ final class LongPollScenario extends ScenarioCommand {
                     report.note(endpoint + ": " + polling.unparsable() + " answers were not the documented JSON.");
                 }
             }
+        }
+        if (spare != null) {
+            spare.close();
         }
         report.data("longpoll", data).data("limitPerSecond", limit);
         report.table(new Report.Table("Long-poll: " + clients + " clients × " + iterations + " iterations, tick " + tick.toMillis()

@@ -20,7 +20,7 @@ import org.HdrHistogram.Recorder;
  * Records one phase: the outcome of every request, the latency of the 2xx answers into an HdrHistogram
  * {@link Recorder} (microseconds), and once a second an interval (histogram written to a raw .hlog file,
  * counts, server and tool CPU). Thread-safe: {@link #sent()} and {@link #record} from any client thread;
- * {@link #tick()} and {@link #finish()} from one sampling thread. After {@code finish} later answers are
+ * the once-a-second tick runs on the recorder's own thread, {@link #finish} on the owner's. After {@code finish} later answers are
  * ignored: what was still open at that moment is counted {@link Outcome#UNANSWERED}.
  */
 final class PhaseRecorder {

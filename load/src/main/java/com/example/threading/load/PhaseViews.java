@@ -33,6 +33,18 @@ final class PhaseViews {
         return new Report.Table(title, header, rows);
     }
 
+    /**
+     * Says so when a fixed-rate sender sent clearly fewer requests than its schedule (CPU-starved client): the
+     * late ones are measured from their intended time, but the ones never sent are missing from the numbers.
+     */
+    static void noteShortfall(Report report, PhaseResult phase, long scheduled) {
+        if (phase.sent() < 0.9 * scheduled) {
+            report.note(phase.name() + ": the sender fell behind its schedule and sent " + phase.sent() + " of about " + scheduled
+                    + " requests (the client was short of CPU); the latency of those it sent late is measured from their intended "
+                    + "send time, the unsent ones are missing. Treat this phase's figures with suspicion.");
+        }
+    }
+
     private static String ms(LatencySummary latency, double value) {
         return latency.count() == 0 ? "–" : Report.ms(value);
     }
@@ -53,9 +65,12 @@ final class PhaseViews {
             List<double[]> p99 = new ArrayList<>();
             List<double[]> server = new ArrayList<>();
             for (IntervalSample sample : phase.intervals()) {
-                double perSecond = sample.lengthSeconds() > 0 ? 1.0 / sample.lengthSeconds() : 0;
-                ok.add(new double[] {sample.atSeconds(), sample.ok() * perSecond});
-                errors.add(new double[] {sample.atSeconds(), (sample.rejected503() + sample.otherErrors()) * perSecond});
+                // A last interval cut short by the end of the phase gives a noisy rate: leave it out.
+                if (sample.lengthSeconds() >= 0.5) {
+                    double perSecond = 1.0 / sample.lengthSeconds();
+                    ok.add(new double[] {sample.atSeconds(), sample.ok() * perSecond});
+                    errors.add(new double[] {sample.atSeconds(), (sample.rejected503() + sample.otherErrors()) * perSecond});
+                }
                 if (sample.ok() > 0) {
                     p50.add(new double[] {sample.atSeconds(), sample.p50()});
                     p99.add(new double[] {sample.atSeconds(), sample.p99()});

@@ -91,7 +91,8 @@ final class ProbeScenario extends ScenarioCommand {
                 phase(service, protocol, "warmup", warmup, loaderRate, report);
                 List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
                 for (GeneratedLoad load : loads) {
-                    PhaseResult result = load.recorder().finish(protocol.label(), path, 0);
+                    PhaseResult result = load.result();
+                    PhaseViews.noteShortfall(report, result, (long) result.targetRatePerSecond() * record.toSeconds());
                     recorded.add(result);
                     report.phase(result);
                     histograms.put(result.name(), load.histogram());

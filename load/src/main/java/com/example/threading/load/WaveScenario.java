@@ -34,6 +34,10 @@ final class WaveScenario extends ScenarioCommand {
     @Option(names = "--ms", defaultValue = "1000", description = "Simulated work per request in ms (default: ${DEFAULT-VALUE})")
     int ms;
 
+    @Option(names = "--pause", defaultValue = "500ms",
+            description = "Quiet time between waves, so a pool's threads are back before the next wave (default: ${DEFAULT-VALUE})")
+    Duration pause;
+
     @Option(names = "--vias", split = ",", defaultValue = "managed,rxjava,callback,common",
             description = "/fanout client variants (default: ${DEFAULT-VALUE})")
     List<String> vias;
@@ -57,7 +61,7 @@ final class WaveScenario extends ScenarioCommand {
 
     @Override
     void run(Report report) throws Exception {
-        report.configure("patterns", patterns).configure("concurrency", concurrency).configure("waves", waves).configure("ms", ms)
+        report.configure("patterns", patterns).configure("concurrency", concurrency).configure("waves", waves).configure("ms", ms).configure("pause", pause)
                 .configure("vias", vias).configure("fanout n", fanoutN).configure("fanout ms", fanoutMs)
                 .configure("fanout timeout", fanoutTimeout).configure("service config", "config.yml defaults (Jetty maxThreads 200, bounded pool 50 threads + 50 queued)");
         report.summary("Each wave sends " + concurrency + " requests at once to `/work/{pattern}?ms=" + ms + "` and waits for all "
@@ -92,6 +96,7 @@ final class WaveScenario extends ScenarioCommand {
             long unavailable = 0;
             Map<String, Long> outcomes = new LinkedHashMap<>();
             for (int w = 1; w <= waves && !timeIsUp(); w++) {
+                Thread.sleep(pause.toMillis());
                 Resource[] children = new Resource[concurrency];
                 for (int i = 0; i < concurrency; i++) {
                     children[i] = new Resource(path);
