@@ -113,7 +113,7 @@ final class LimitScenario extends ScenarioCommand {
         Plots.lines(report.directory().resolve("limit-latency.png"), "Latency of 2xx answers against offered rate", "offered requests/s",
                 "ms", latency);
         report.plot("limit-latency.png", "p50, p99 and max latency (2xx, from the intended send) at each step.");
-        PhaseViews.plots(report, "", phases, histograms);
+        PhaseViews.plots(report, "", phases, histograms, true);
     }
 
     private static String pct(long part, long whole) {

@@ -136,7 +136,7 @@ final class LongPollScenario extends ScenarioCommand {
                         "req/s", "% of limit", "s", "server CPU %"), rows));
         if (!phases.isEmpty()) {
             report.table(PhaseViews.table("Phases in detail", phases));
-            PhaseViews.plots(report, "", phases, histograms);
+            PhaseViews.plots(report, "", phases, histograms, false);
         }
     }
 }

@@ -49,8 +49,12 @@ final class PhaseViews {
         return latency.count() == 0 ? "–" : Report.ms(value);
     }
 
-    /** percentiles.png, throughput.png, latency.png and cpu.png for these phases, added to the report. */
-    static void plots(Report report, String prefix, List<PhaseResult> phases, Map<String, Histogram> histograms) throws IOException {
+    /**
+     * percentiles.png, throughput.png, latency.png and cpu.png for these phases, added to the report; phases that
+     * ran one after the other ({@code sequential}) are laid end to end on the time axis, the others overlap.
+     */
+    static void plots(Report report, String prefix, List<PhaseResult> phases, Map<String, Histogram> histograms, boolean sequential)
+            throws IOException {
         String percentiles = prefix + "percentiles.png";
         Plots.percentiles(report.directory().resolve(percentiles), "Latency by percentile (2xx, from intended send)", histograms);
         report.plot(percentiles, "Latency distribution by percentile, one line per phase (log scale towards the tail).");
@@ -58,7 +62,12 @@ final class PhaseViews {
         Map<String, List<double[]>> throughput = new LinkedHashMap<>();
         Map<String, List<double[]>> latency = new LinkedHashMap<>();
         Map<String, List<double[]>> cpu = new LinkedHashMap<>();
+        double offset = 0;
         for (PhaseResult phase : phases) {
+            double start = offset;
+            if (sequential) {
+                offset += phase.durationSeconds();
+            }
             List<double[]> ok = new ArrayList<>();
             List<double[]> errors = new ArrayList<>();
             List<double[]> p50 = new ArrayList<>();
@@ -68,14 +77,14 @@ final class PhaseViews {
                 // A last interval cut short by the end of the phase gives a noisy rate: leave it out.
                 if (sample.lengthSeconds() >= 0.5) {
                     double perSecond = 1.0 / sample.lengthSeconds();
-                    ok.add(new double[] {sample.atSeconds(), sample.ok() * perSecond});
-                    errors.add(new double[] {sample.atSeconds(), (sample.rejected503() + sample.otherErrors()) * perSecond});
+                    ok.add(new double[] {start + sample.atSeconds(), sample.ok() * perSecond});
+                    errors.add(new double[] {start + sample.atSeconds(), (sample.rejected503() + sample.otherErrors()) * perSecond});
                 }
                 if (sample.ok() > 0) {
-                    p50.add(new double[] {sample.atSeconds(), sample.p50()});
-                    p99.add(new double[] {sample.atSeconds(), sample.p99()});
+                    p50.add(new double[] {start + sample.atSeconds(), sample.p50()});
+                    p99.add(new double[] {start + sample.atSeconds(), sample.p99()});
                 }
-                server.add(new double[] {sample.atSeconds(), sample.serverCpuPercent()});
+                server.add(new double[] {start + sample.atSeconds(), sample.serverCpuPercent()});
             }
             throughput.put(phase.name() + " 2xx/s", ok);
             if (errors.stream().anyMatch(point -> point[1] > 0)) {

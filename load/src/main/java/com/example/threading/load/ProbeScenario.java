@@ -110,7 +110,7 @@ final class ProbeScenario extends ScenarioCommand {
                 List.of("protocol", "loader rate/s", "loader 2xx/s", "probe sent", "probe 2xx", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms",
                         "max ms", "server CPU %", "tool CPU %"), headline));
         report.table(PhaseViews.table("Recorded phases", recorded));
-        PhaseViews.plots(report, "", recorded, histograms);
+        PhaseViews.plots(report, "", recorded, histograms, false);
     }
 
     /** Warm-up or recording: the probe and the loaders side by side; returns them (finished) for the caller. */
@@ -158,6 +158,16 @@ final class ProbeScenario extends ScenarioCommand {
             double cpu = result.serverCpuPercent();
             rows.add(List.of(protocol.label(), Integer.toString(step), Integer.toString(current), Report.num(result.okPerSecond()), Report.num(cpu)));
             if (Math.abs(cpu - targetCpu) <= 5 || Double.isNaN(cpu)) {
+                break;
+            }
+            if (result.count(Outcome.OK) < 0.8 * result.sent() || result.okPerSecond() < 0.7 * current) {
+                // Not keeping up below the target CPU: the limit is elsewhere (a pool, the protocol, or CPU the
+                // machine's other processes took). Raising the rate would only strangle it: back off instead.
+                int backedOff = Math.max(1, (int) Math.round(result.okPerSecond() * 0.7));
+                report.note(protocol.label() + " rate search: at " + current + "/s the service answered only "
+                        + Report.num(result.okPerSecond()) + " 2xx/s at " + Report.num(cpu) + " % server CPU; it cannot reach the "
+                        + "target CPU here, so the loaders run at " + backedOff + "/s.");
+                current = backedOff;
                 break;
             }
             double factor = cpu <= 0 ? 2.0 : Math.max(0.5, Math.min(2.0, targetCpu / cpu));
