@@ -1,0 +1,55 @@
+package com.example.threading.load;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Turns a process's accumulated CPU time ({@link ProcessHandle.Info#totalCpuDuration()}, read from
+ * /proc on Linux) into the percentage of all cores it used between two readings. Not thread-safe: one
+ * sampling thread owns an instance.
+ */
+final class CpuClock {
+
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+
+    private final Optional<ProcessHandle> process;
+    private long lastCpuNanos;
+    private long lastWallNanos;
+
+    /** A clock on the process, or one that reads nothing when the process is unknown. */
+    CpuClock(Optional<ProcessHandle> process) {
+        this.process = process;
+        reset();
+    }
+
+    /** Starts a new measurement window now. */
+    void reset() {
+        lastCpuNanos = cpuNanos();
+        lastWallNanos = System.nanoTime();
+    }
+
+    /** CPU used since the last call (or reset), in % of all cores; NaN if the process is unknown. */
+    double percentSinceLast() {
+        long cpu = cpuNanos();
+        long wall = System.nanoTime();
+        double percent = lastCpuNanos < 0 || cpu < 0 || wall == lastWallNanos ? Double.NaN
+                : 100.0 * (cpu - lastCpuNanos) / ((double) (wall - lastWallNanos) * CORES);
+        lastCpuNanos = cpu;
+        lastWallNanos = wall;
+        return percent;
+    }
+
+    /** Whether there is a process to measure. */
+    boolean measures() {
+        return process.isPresent();
+    }
+
+    private long cpuNanos() {
+        return process.flatMap(handle -> handle.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
+    }
+
+    /** Logical cores on this machine (the denominator of every percentage). */
+    static int cores() {
+        return CORES;
+    }
+}

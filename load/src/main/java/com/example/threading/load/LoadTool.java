@@ -1,0 +1,29 @@
+package com.example.threading.load;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code java -jar load/target/threading-load.jar <scenario> [options]}: one command per experiment. */
+@Command(name = "threading-load", mixinStandardHelpOptions = true, version = "threading-load 1.0",
+        description = "Runs the experiments of the threading reference service and writes a report folder "
+                + "(report.md, PNG plots, HdrHistogram logs, results.json).",
+        subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class})
+public final class LoadTool {
+
+    private LoadTool() {
+    }
+
+    /** Runs one scenario and exits with its status (0 = report written). */
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs one scenario in this JVM and returns the exit status (what the tests call). */
+    public static int run(String... args) {
+        System.setProperty("java.awt.headless", "true");
+        return new CommandLine(LoadTool.class)
+                .registerConverter(java.time.Duration.class, Durations::parse)
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .execute(args);
+    }
+}

@@ -1,0 +1,20 @@
+package com.example.threading.load;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one load phase did: every request sent ends in exactly one outcome (keys of {@code outcomes} are
+ * {@link Outcome} names), so {@code sent} equals their sum. Latency covers the 2xx answers, measured from
+ * the intended send time.
+ */
+public record PhaseResult(String name, String protocol, String path, int targetRatePerSecond, double durationSeconds,
+                          long sent, Map<String, Long> outcomes, double okPerSecond, LatencySummary latencyMs,
+                          double serverCpuPercent, double toolCpuPercent, String histogramLog,
+                          List<IntervalSample> intervals) {
+
+    /** The count of one outcome. */
+    long count(Outcome outcome) {
+        return outcomes.getOrDefault(outcome.name(), 0L);
+    }
+}

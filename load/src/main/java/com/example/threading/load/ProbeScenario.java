@@ -1,0 +1,207 @@
+package com.example.threading.load;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.mortbay.jetty.load.generator.Resource;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Jetty's performance-test method: loaders offer a fixed rate that keeps the server busy but not
+ * saturated ("load, don't strangle"), and a probe at a low fixed rate records the latency a user would
+ * see; warm-up first, then recording; over HTTP/1.1 and h2c.
+ */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = "Fixed-rate loaders plus a low-rate latency probe, warm-up then recording, over HTTP/1.1 and h2c.")
+final class ProbeScenario extends ScenarioCommand {
+
+    private static final String H2C_OVERRIDE = "-Ddw.server.applicationConnectors[0].type=h2c";
+
+    @Option(names = "--path", defaultValue = "/work/blocking?ms=0", description = "What loaders and probe request (default: ${DEFAULT-VALUE})")
+    String path;
+
+    @Option(names = "--rate", defaultValue = "1000", description = "Total loader rate in requests/s (default: ${DEFAULT-VALUE})")
+    int rate;
+
+    @Option(names = "--loaders", defaultValue = "2", description = "Loaders sharing that rate, each its own client (default: ${DEFAULT-VALUE})")
+    int loaders;
+
+    @Option(names = "--probe-rate", defaultValue = "100", description = "Probe rate in requests/s (default: ${DEFAULT-VALUE})")
+    int probeRate;
+
+    @Option(names = "--warmup", defaultValue = "60s", description = "Warm-up, not recorded (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(names = "--record", defaultValue = "180s", description = "Recording (default: ${DEFAULT-VALUE})")
+    Duration record;
+
+    @Option(names = "--protocols", split = ",", defaultValue = "HTTP1,H2C", description = "HTTP1 and/or H2C (default: ${DEFAULT-VALUE})")
+    List<Protocol> protocols;
+
+    @Option(names = "--find-rate", description = "Search the loader rate that keeps the server near --target-cpu before warming up")
+    boolean findRate;
+
+    @Option(names = "--target-cpu", defaultValue = "50", description = "Server CPU to aim for with --find-rate, % of all cores (default: ${DEFAULT-VALUE})")
+    double targetCpu;
+
+    @Option(names = "--search-step", defaultValue = "5s", description = "Length of each rate-search step (default: ${DEFAULT-VALUE})")
+    Duration searchStep;
+
+    @Option(names = "--search-steps", defaultValue = "6", description = "Most rate-search steps (default: ${DEFAULT-VALUE})")
+    int searchSteps;
+
+    @Option(names = "--idle-timeout", defaultValue = "30s", description = "Client idle timeout per request (default: ${DEFAULT-VALUE})")
+    Duration idleTimeout;
+
+    @Option(names = "--max-duration", defaultValue = "1200s", description = "Hard limit for the whole run (default: ${DEFAULT-VALUE})")
+    Duration maxDuration;
+
+    @Override
+    Duration maxDuration() {
+        return maxDuration;
+    }
+
+    @Override
+    void run(Report report) throws Exception {
+        report.configure("path", path).configure("loader rate", rate).configure("loaders", loaders).configure("probe rate", probeRate)
+                .configure("warm-up", warmup).configure("record", record).configure("protocols", protocols)
+                .configure("find rate", findRate).configure("target CPU %", targetCpu).configure("client idle timeout", idleTimeout);
+        report.summary("Loaders offer a fixed total rate (open model) to `" + path + "` while a probe sends " + probeRate
+                + " req/s and records latency from each request's intended send time (corrected for coordinated omission). "
+                + "The probe's percentiles are the answer; the loaders only keep the server busy. Warm-up " + Durations.format(warmup)
+                + ", then recording " + Durations.format(record) + ", per protocol, each on a fresh service. On this machine the tool and the "
+                + "service share the same " + CpuClock.cores() + " cores: the tool's own CPU is reported next to the server's.");
+        List<PhaseResult> recorded = new ArrayList<>();
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
+        List<List<String>> headline = new ArrayList<>();
+        for (Protocol protocol : protocols) {
+            if (timeIsUp()) {
+                report.note("Time limit reached: " + protocol.label() + " skipped.");
+                continue;
+            }
+            try (Target service = openFor(protocol, report)) {
+                if (service == null) {
+                    continue;
+                }
+                int loaderRate = findRate ? searchRate(service, protocol, report) : rate;
+                phase(service, protocol, "warmup", warmup, loaderRate, report);
+                List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
+                for (GeneratedLoad load : loads) {
+                    PhaseResult result = load.result();
+                    PhaseViews.noteShortfall(report, result, (long) result.targetRatePerSecond() * record.toSeconds());
+                    recorded.add(result);
+                    report.phase(result);
+                    histograms.put(result.name(), load.histogram());
+                }
+                PhaseResult probe = recorded.get(recorded.size() - loads.size());
+                long loaderOk = recorded.subList(recorded.size() - loads.size() + 1, recorded.size()).stream()
+                        .mapToLong(phase -> phase.count(Outcome.OK)).sum();
+                headline.add(List.of(protocol.label(), Integer.toString(loaderRate), Report.num(loaderOk / probe.durationSeconds()),
+                        Long.toString(probe.sent()), Long.toString(probe.count(Outcome.OK)), Report.ms(probe.latencyMs().p50()),
+                        Report.ms(probe.latencyMs().p90()), Report.ms(probe.latencyMs().p99()), Report.ms(probe.latencyMs().p999()),
+                        Report.ms(probe.latencyMs().max()), Report.num(probe.serverCpuPercent()), Report.num(probe.toolCpuPercent())));
+            }
+        }
+        report.table(new Report.Table("Probe latency under load (`" + path + "`)",
+                List.of("protocol", "loader rate/s", "loader 2xx/s", "probe sent", "probe 2xx", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms",
+                        "max ms", "server CPU %", "tool CPU %"), headline));
+        report.table(PhaseViews.table("Recorded phases", recorded));
+        PhaseViews.plots(report, "", recorded, histograms, false);
+    }
+
+    /** Warm-up or recording: the probe and the loaders side by side; returns them (finished) for the caller. */
+    private List<GeneratedLoad> phase(Target service, Protocol protocol, String stage, Duration length, int loaderRate, Report report)
+            throws InterruptedException {
+        List<GeneratedLoad> loads = new ArrayList<>();
+        String suffix = protocol.name().toLowerCase(java.util.Locale.ROOT) + "-" + stage;
+        loads.add(load(service, "probe-" + suffix, protocol, probeRate, length, report));
+        int perLoader = Math.max(1, loaderRate / loaders);
+        for (int i = 1; i <= loaders; i++) {
+            loads.add(load(service, "loader" + i + "-" + suffix, protocol, perLoader, length, report));
+        }
+        long expected = (probeRate + (long) perLoader * loaders) * length.toSeconds();
+        try (Progress progress = Progress.start(progress(), protocol.label() + " " + stage, expected)) {
+            List<PhaseResult> results = GeneratedLoad.runTogether(loads, deadlineWithin(length.plus(idleTimeout).plusSeconds(10)), progress);
+            if (stage.equals("warmup")) {
+                PhaseResult probe = results.get(0);
+                report.note(protocol.label() + " warm-up (" + Durations.format(length) + ", not in the tables): probe p99 " + Report.ms(probe.latencyMs().p99())
+                        + " ms, " + probe.count(Outcome.OK) + "/" + probe.sent() + " 2xx.");
+            }
+        }
+        return loads;
+    }
+
+    private GeneratedLoad load(Target service, String name, Protocol protocol, int ratePerSecond, Duration length, Report report) {
+        GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, ratePerSecond, 0, length, 1, idleTimeout);
+        return new GeneratedLoad(service, spec, Schedule.fixedRate(ratePerSecond), report.directory());
+    }
+
+    /** Proportional search: run the loaders alone for a short step, scale the rate by target/measured CPU, repeat. */
+    private int searchRate(Target service, Protocol protocol, Report report) throws InterruptedException {
+        if (!service.serverCpu().measured()) {
+            report.note("--find-rate needs the server's CPU (start the service with the tool, or give --server-pid): using --rate " + rate + ".");
+            return rate;
+        }
+        int current = rate;
+        List<List<String>> rows = new ArrayList<>();
+        for (int step = 1; step <= searchSteps && !timeIsUp(); step++) {
+            GeneratedLoad load = load(service, "search-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-" + step, protocol,
+                    current, searchStep, report);
+            PhaseResult result;
+            try (Progress progress = Progress.start(progress(), protocol.label() + " rate search " + current + "/s", current * searchStep.toSeconds())) {
+                result = GeneratedLoad.runTogether(List.of(load), deadlineWithin(searchStep.plus(idleTimeout)), progress).get(0);
+            }
+            double cpu = result.serverCpuPercent();
+            rows.add(List.of(protocol.label(), Integer.toString(step), Integer.toString(current), Report.num(result.okPerSecond()), Report.num(cpu)));
+            if (Math.abs(cpu - targetCpu) <= 5 || Double.isNaN(cpu)) {
+                break;
+            }
+            if (result.count(Outcome.OK) < 0.8 * result.sent() || result.okPerSecond() < 0.7 * current) {
+                // Not keeping up below the target CPU: the limit is elsewhere (a pool, the protocol, or CPU the
+                // machine's other processes took). Raising the rate would only strangle it: back off instead.
+                int backedOff = Math.max(1, (int) Math.round(result.okPerSecond() * 0.7));
+                report.note(protocol.label() + " rate search: at " + current + "/s the service answered only "
+                        + Report.num(result.okPerSecond()) + " 2xx/s at " + Report.num(cpu) + " % server CPU; it cannot reach the "
+                        + "target CPU here, so the loaders run at " + backedOff + "/s.");
+                current = backedOff;
+                break;
+            }
+            double factor = cpu <= 0 ? 2.0 : Math.max(0.5, Math.min(2.0, targetCpu / cpu));
+            current = Math.max(1, (int) Math.round(current * factor));
+        }
+        report.table(new Report.Table("Rate search for " + protocol.label() + " (target " + Report.num(targetCpu) + " % server CPU)",
+                List.of("protocol", "step", "rate/s", "2xx/s", "server CPU %"), rows));
+        return current;
+    }
+
+    /** A fresh service that speaks the protocol, or null (with a note) when it cannot. */
+    private Target openFor(Protocol protocol, Report report) throws Exception {
+        Target service = target.open(report, Map.of(), List.of());
+        if (protocol == Protocol.HTTP1 || speaksH2c(service)) {
+            return service;
+        }
+        service.close();
+        if (target.url != null) {
+            report.note("h2c skipped: the service at " + target.url + " does not speak HTTP/2 clear text.");
+            return null;
+        }
+        Target h2c = target.open(report, Map.of(), List.of(H2C_OVERRIDE));
+        if (speaksH2c(h2c)) {
+            report.note("The service's config.yml connector does not speak h2c: for h2c it was started with " + H2C_OVERRIDE + ".");
+            return h2c;
+        }
+        h2c.close();
+        report.note("h2c skipped: the service did not answer HTTP/2 clear text even with " + H2C_OVERRIDE + ".");
+        return null;
+    }
+
+    private boolean speaksH2c(Target service) throws InterruptedException {
+        try (SimpleHttp http = SimpleHttp.h2c()) {
+            return http.get(service.applicationUri().resolve(path), Duration.ofSeconds(5)).status() > 0;
+        }
+    }
+}
