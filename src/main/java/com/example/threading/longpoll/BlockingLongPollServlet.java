@@ -17,14 +17,12 @@ final class BlockingLongPollServlet extends HttpServlet {
 
     private final transient EventHub hub;
     private final transient JsonResponses json;
-    private final long defaultTimeoutSeconds;
-    private final long maxTimeoutSeconds;
+    private final transient PollLimits limits;
 
-    BlockingLongPollServlet(EventHub hub, JsonResponses json, long defaultTimeoutSeconds, long maxTimeoutSeconds) {
+    BlockingLongPollServlet(EventHub hub, JsonResponses json, PollLimits limits) {
         this.hub = hub;
         this.json = json;
-        this.defaultTimeoutSeconds = defaultTimeoutSeconds;
-        this.maxTimeoutSeconds = maxTimeoutSeconds;
+        this.limits = limits;
     }
 
     @Override
@@ -34,11 +32,8 @@ final class BlockingLongPollServlet extends HttpServlet {
             json.writeError(response, 405, request.getMethod() + " is not supported on /events/blocking");
             return;
         }
-        PollParameters parameters;
-        try {
-            parameters = PollParameters.parse(request, defaultTimeoutSeconds, maxTimeoutSeconds);
-        } catch (IllegalArgumentException e) {
-            json.writeError(response, 400, e.getMessage());
+        PollParameters parameters = limits.parseOrReject(request, response);
+        if (parameters == null) {
             return;
         }
         EventHub.BlockingWait wait;

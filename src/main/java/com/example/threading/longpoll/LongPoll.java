@@ -57,17 +57,17 @@ public final class LongPoll {
         environment.lifecycle().addEventListener(
                 new StopAnsweringParkedPolls(hub, configuration.getShutdownTimeout().toMilliseconds()));
 
-        long defaultTimeout = configuration.getDefaultTimeout().toSeconds();
-        long maxTimeout = configuration.getMaxTimeout().toSeconds();
+        PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
+                configuration.getMaxTimeout().toSeconds(), json);
         EventPublishing publishing = new EventPublishing(sink, environment.getObjectMapper(), json,
                 configuration.getMaxEventSize().toBytes(), configuration.getPublishToken(), hubMetrics.publishRefused);
 
         ServletRegistration.Dynamic async = environment.servlets()
-                .addServlet("events", new LongPollServlet(hub, publishing, json, defaultTimeout, maxTimeout));
+                .addServlet("events", new LongPollServlet(hub, publishing, json, limits));
         async.setAsyncSupported(true);
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
-                .addServlet("events-blocking", new BlockingLongPollServlet(hub, json, defaultTimeout, maxTimeout));
+                .addServlet("events-blocking", new BlockingLongPollServlet(hub, json, limits));
         blocking.addMapping(BLOCKING_PATH);
     }
 }

@@ -17,16 +17,13 @@ final class LongPollServlet extends HttpServlet {
     private final transient EventHub hub;
     private final transient EventPublishing publishing;
     private final transient JsonResponses json;
-    private final long defaultTimeoutSeconds;
-    private final long maxTimeoutSeconds;
+    private final transient PollLimits limits;
 
-    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, long defaultTimeoutSeconds,
-                    long maxTimeoutSeconds) {
+    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, PollLimits limits) {
         this.hub = hub;
         this.publishing = publishing;
         this.json = json;
-        this.defaultTimeoutSeconds = defaultTimeoutSeconds;
-        this.maxTimeoutSeconds = maxTimeoutSeconds;
+        this.limits = limits;
     }
 
     @Override
@@ -42,11 +39,8 @@ final class LongPollServlet extends HttpServlet {
     }
 
     private void poll(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        PollParameters parameters;
-        try {
-            parameters = PollParameters.parse(request, defaultTimeoutSeconds, maxTimeoutSeconds);
-        } catch (IllegalArgumentException e) {
-            json.writeError(response, 400, e.getMessage());
+        PollParameters parameters = limits.parseOrReject(request, response);
+        if (parameters == null) {
             return;
         }
         AsyncContext context = request.startAsync();

@@ -22,9 +22,12 @@ import java.util.concurrent.TimeUnit;
  * {@code POST /tasks/gc}), publishes one event and reports the server's {@code events.event-to-last-write}
  * and the client-side time until the last answer arrived; repeated {@code rounds} times.
  *
+ * <p>Polls ask for {@code timeout=300} so that none expires while 20,000 are being parked: start the server with
+ * {@code EVENTS_MAX_TIMEOUT=300s} and {@code EVENTS_TICK_PERIOD=0} (then every batch is one of the rounds), and
+ * with {@code -Ddw.server.applicationConnectors[0].type=h2c} for {@code h2c}. See docs/README-longpoll.md.
  * <pre>
  * java -cp target/test-classes:target/threading-reference.jar com.example.threading.longpoll.LongPollFigures \
- *     http://127.0.0.1:8080 http://127.0.0.1:8081 20000 h2c 25 3
+ *     http://127.0.0.1:18080 http://127.0.0.1:18081 20000 h2c 25 3
  * </pre>
  * Arguments: application URL, admin URL, parked polls, {@code http1} (one connection per poll) or {@code h2c}
  * (polls multiplexed as HTTP/2 streams over {@code clients} connections), clients, rounds.
@@ -125,7 +128,7 @@ public final class LongPollFigures {
             int wave = Math.min(WAVE, parked - polls.size());
             for (int i = 0; i < wave; i++) {
                 HttpClient client = clients.get(polls.size() % clients.size());
-                polls.add(client.sendAsync(get("/events?after=" + cursor + "&timeout=60"), HttpResponse.BodyHandlers.ofString()));
+                polls.add(client.sendAsync(get("/events?after=" + cursor + "&timeout=300"), HttpResponse.BodyHandlers.ofString()));
             }
             // Paced in waves: wait until the server has parked them before opening more connections.
             while (gauge("events.parked") < polls.size()) {

@@ -1,0 +1,23 @@
+package com.example.threading.longpoll;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * The timeouts a poll may ask for, shared by both long-poll servlets: parses a poll's query or answers 400.
+ *
+ * <p>Thread-safety: immutable.
+ */
+record PollLimits(long defaultTimeoutSeconds, long maxTimeoutSeconds, JsonResponses json) {
+
+    /** The poll's parameters, or null after answering {@code 400} with the reason. */
+    PollParameters parseOrReject(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        try {
+            return PollParameters.parse(request, defaultTimeoutSeconds, maxTimeoutSeconds);
+        } catch (IllegalArgumentException e) {
+            json.writeError(response, 400, e.getMessage());
+            return null;
+        }
+    }
+}
