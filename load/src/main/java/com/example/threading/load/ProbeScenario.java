@@ -42,7 +42,7 @@ final class ProbeScenario extends ScenarioCommand {
     @Option(names = "--protocols", split = ",", defaultValue = "HTTP1,H2C", description = "HTTP1 and/or H2C (default: ${DEFAULT-VALUE})")
     List<Protocol> protocols;
 
-    @Option(names = "--find-rate", description = "Search the loader rate that keeps the server near --target-cpu before warming up")
+    @Option(names = "--find-rate", description = "After the warm-up, search the loader rate that keeps the server near --target-cpu")
     boolean findRate;
 
     @Option(names = "--target-cpu", defaultValue = "50", description = "Server CPU to aim for with --find-rate, % of all cores (default: ${DEFAULT-VALUE})")
@@ -87,8 +87,10 @@ final class ProbeScenario extends ScenarioCommand {
                 if (service == null) {
                     continue;
                 }
+                // Warm up first: a fresh service spends its first minute compiling its hot paths, and CPU
+                // measured then says little about the rate it sustains.
+                phase(service, protocol, "warmup", warmup, rate, report);
                 int loaderRate = findRate ? searchRate(service, protocol, report) : rate;
-                phase(service, protocol, "warmup", warmup, loaderRate, report);
                 List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
                 for (GeneratedLoad load : loads) {
                     PhaseResult result = load.result();
@@ -160,7 +162,7 @@ final class ProbeScenario extends ScenarioCommand {
             if (Math.abs(cpu - targetCpu) <= 5 || Double.isNaN(cpu)) {
                 break;
             }
-            if (result.count(Outcome.OK) < 0.8 * result.sent() || result.okPerSecond() < 0.7 * current) {
+            if (cpu < targetCpu && (result.count(Outcome.OK) < 0.8 * result.sent() || result.okPerSecond() < 0.7 * current)) {
                 // Not keeping up below the target CPU: the limit is elsewhere (a pool, the protocol, or CPU the
                 // machine's other processes took). Raising the rate would only strangle it: back off instead.
                 int backedOff = Math.max(1, (int) Math.round(result.okPerSecond() * 0.7));

@@ -120,7 +120,7 @@ final class WaveScenario extends ScenarioCommand {
             histograms.put(pattern, all);
             LatencySummary latency = LatencySummary.of(all);
             String note = unavailable == sent && sent > 0 ? "501: pattern unavailable on the server's JDK (virtual threads need 21+)"
-                    : ok == sent ? "" : "not all 2xx: " + outcomes;
+                    : ok == sent ? "" : "not all 2xx: " + nonZero(outcomes);
             if (!note.isEmpty()) {
                 report.note(pattern + ": " + note);
             }
@@ -208,5 +208,15 @@ final class WaveScenario extends ScenarioCommand {
         report.table(new Report.Table("/fanout (n=" + fanoutN + ", ms=" + fanoutMs + ")",
                 List.of("via", "wave", "client ms", "server elapsedMs", "distinct threads", "errors"), rows));
         report.data("fanout", data);
+    }
+
+    private static Map<String, Long> nonZero(Map<String, Long> outcomes) {
+        Map<String, Long> counted = new LinkedHashMap<>();
+        outcomes.forEach((outcome, count) -> {
+            if (count > 0) {
+                counted.put(outcome, count);
+            }
+        });
+        return counted;
     }
 }
