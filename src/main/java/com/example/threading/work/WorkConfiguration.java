@@ -50,7 +50,8 @@ public final class WorkConfiguration {
         return cachedPool;
     }
 
-    BoundedPool getBoundedPool() {
+    /** The bounded pool's sizes. */
+    public BoundedPool getBoundedPool() {
         return boundedPool;
     }
 
@@ -89,11 +90,13 @@ public final class WorkConfiguration {
         @JsonProperty
         private int queueCapacity = 50;
 
-        int getThreads() {
+        /** Threads of the bounded pool. */
+        public int getThreads() {
             return threads;
         }
 
-        int getQueueCapacity() {
+        /** Queue places behind them. */
+        public int getQueueCapacity() {
             return queueCapacity;
         }
     }

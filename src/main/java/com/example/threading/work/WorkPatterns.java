@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
@@ -57,14 +56,20 @@ public final class WorkPatterns {
                 .shutdownTime(configuration.getPoolShutdownTimeout())
                 .build();
 
+        // threads + queueCapacity places, counted by AdmissionLimit; the queue can hold all of them, so the
+        // pool itself never refuses and the bound is exact however fast a burst arrives.
         WorkConfiguration.BoundedPool bounded = configuration.getBoundedPool();
+        int boundedPlaces = bounded.getThreads() + bounded.getQueueCapacity();
         ExecutorService boundedPool = environment.lifecycle().executorService("work-bounded-%d")
                 .minThreads(bounded.getThreads())
                 .maxThreads(bounded.getThreads())
-                .workQueue(boundedQueue(bounded.getQueueCapacity()))
+                .workQueue(new ArrayBlockingQueue<>(boundedPlaces))
                 .shutdownTime(configuration.getPoolShutdownTimeout())
                 .build();
-        environment.healthChecks().register("work-bounded-pool", new BoundedPoolHealthCheck((ThreadPoolExecutor) boundedPool));
+        AdmissionLimit boundedAdmission = new AdmissionLimit(instrumented(boundedPool, "bounded", metrics), boundedPlaces);
+        metrics.register("work.bounded.places-taken", (Gauge<Integer>) boundedAdmission::taken);
+        environment.healthChecks().register("work-bounded-pool",
+                new BoundedPoolHealthCheck(boundedAdmission, (ThreadPoolExecutor) boundedPool));
 
         Optional<ExecutorService> virtualThreads = VirtualThreads.newThreadPerTaskExecutor("work-virtual-");
         virtualThreads.ifPresentOrElse(
@@ -76,7 +81,7 @@ public final class WorkPatterns {
         environment.jersey().register(new BlockingWorkResource());
         environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork("thread-per-request", threadPerRequest::execute, metrics)));
         environment.jersey().register(new CachedPoolWorkResource(asyncWork("cached", instrumented(cachedPool, "cached", metrics), metrics)));
-        environment.jersey().register(new BoundedPoolWorkResource(asyncWork("bounded", instrumented(boundedPool, "bounded", metrics), metrics)));
+        environment.jersey().register(new BoundedPoolWorkResource(asyncWork("bounded", boundedAdmission, metrics)));
         environment.jersey().register(new VirtualThreadWorkResource(
                 virtualThreads.map(executor -> asyncWork("virtual", instrumented(executor, "virtual", metrics), metrics))));
 
@@ -96,9 +101,5 @@ public final class WorkPatterns {
     /** Submitted, running, completed, rejected, idle and duration (and queue gauges for a ThreadPoolExecutor). */
     private static ExecutorService instrumented(ExecutorService pool, String pattern, MetricRegistry metrics) {
         return new InstrumentedExecutorService(pool, metrics, MetricRegistry.name("work", pattern, "executor"));
-    }
-
-    private static BlockingQueue<Runnable> boundedQueue(int capacity) {
-        return capacity == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(capacity);
     }
 }

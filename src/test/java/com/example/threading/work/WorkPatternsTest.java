@@ -114,29 +114,34 @@ class WorkPatternsTest {
     }
 
     @Test
-    void boundedRunsThreadsPlusQueueAndRejectsTheRestAtOnce() {
-        int waitMs = 3000;
-        long rejectedBefore = counter("counters", "work.bounded.executor.rejected");
+    void boundedRunsThreadsPlusQueueAndRejectsTheRestAtOnceBurstAfterBurst() {
+        // Two bursts: the second finds all threads created and idle, when a plain ThreadPoolExecutor would
+        // push every task through its queue and refuse some while threads are idle.
+        for (int burst = 1; burst <= 2; burst++) {
+            int waitMs = 2500;
+            long rejectedBefore = counter("meters", "work.bounded.rejected");
 
-        CompletableFuture<List<LoopbackHttp.Answer>> burst = CompletableFuture.supplyAsync(
-                () -> HTTP.concurrently(app("/work/bounded?ms=" + waitMs), 100));
-        LoopbackHttp.Answer healthDuringBurst = waitForUnhealthy("work-bounded-pool");
-        List<LoopbackHttp.Answer> answers = burst.join();
+            CompletableFuture<List<LoopbackHttp.Answer>> answersFuture = CompletableFuture.supplyAsync(
+                    () -> HTTP.concurrently(app("/work/bounded?ms=" + waitMs), 100));
+            LoopbackHttp.Answer healthDuringBurst = waitForUnhealthy("work-bounded-pool");
+            List<LoopbackHttp.Answer> answers = answersFuture.join();
 
-        List<LoopbackHttp.Answer> ok = answers.stream().filter(a -> a.status() == 200).toList();
-        List<LoopbackHttp.Answer> refused = answers.stream().filter(a -> a.status() != 200).toList();
-        assertThat(ok).hasSize(BOUNDED_THREADS + BOUNDED_QUEUE);
-        assertThat(threads(ok)).hasSize(BOUNDED_THREADS).allSatisfy(name -> assertThat(name).startsWith("work-bounded-"));
-        assertThat(refused).hasSize(100 - BOUNDED_THREADS - BOUNDED_QUEUE).allSatisfy(a -> {
-            assertThat(a.status()).isEqualTo(503);
-            assertThat(a.header("Retry-After")).isEqualTo("1");
-            assertThat(a.json().path("code").asInt()).isEqualTo(503);
-            assertThat(a.latencyMs()).isLessThan(waitMs);
-        });
-        assertThat(counter("counters", "work.bounded.executor.rejected") - rejectedBefore).isEqualTo(80);
-        assertThat(healthDuringBurst.status()).isEqualTo(500);
-        assertThat(healthDuringBurst.json().path("work-bounded-pool").path("message").asText()).startsWith("saturated");
-        assertThat(HTTP.get(admin("/healthcheck")).status()).isEqualTo(200);
+            List<LoopbackHttp.Answer> ok = answers.stream().filter(a -> a.status() == 200).toList();
+            List<LoopbackHttp.Answer> refused = answers.stream().filter(a -> a.status() != 200).toList();
+            assertThat(ok).as("burst %d", burst).hasSize(BOUNDED_THREADS + BOUNDED_QUEUE);
+            assertThat(threads(ok)).hasSize(BOUNDED_THREADS).allSatisfy(name -> assertThat(name).startsWith("work-bounded-"));
+            assertThat(refused).hasSize(100 - BOUNDED_THREADS - BOUNDED_QUEUE).allSatisfy(a -> {
+                assertThat(a.status()).isEqualTo(503);
+                assertThat(a.header("Retry-After")).isEqualTo("1");
+                assertThat(a.json().path("code").asInt()).isEqualTo(503);
+                assertThat(a.latencyMs()).isLessThan(waitMs);
+            });
+            assertThat(counter("meters", "work.bounded.rejected") - rejectedBefore).isEqualTo(80);
+            assertThat(healthDuringBurst.status()).isEqualTo(500);
+            assertThat(healthDuringBurst.json().path("work-bounded-pool").path("message").asText()).startsWith("saturated");
+            // Places are given back just after the answers are sent: healthy again within moments.
+            assertThat(waitForHealthy().status()).isEqualTo(200);
+        }
     }
 
     @Test
@@ -182,10 +187,12 @@ class WorkPatternsTest {
             assertThat(metrics.path("meters").has("work." + pool + ".executor.submitted")).isTrue();
             assertThat(metrics.path("counters").has("work." + pool + ".executor.running")).isTrue();
             assertThat(metrics.path("counters").has("work." + pool + ".executor.rejected")).isTrue();
+            assertThat(metrics.path("meters").has("work." + pool + ".rejected")).isTrue();
             assertThat(metrics.path("timers").has("work." + pool + ".executor.duration")).isTrue();
             assertThat(metrics.path("gauges").has("work." + pool + ".executor.tasks.queued")).isTrue();
         }
         assertThat(metrics.path("gauges").has("work.thread-per-request.live-threads")).isTrue();
+        assertThat(metrics.path("gauges").has("work.bounded.places-taken")).isTrue();
         assertThat(metrics.path("gauges").has("org.eclipse.jetty.util.thread.QueuedThreadPool.dw.utilization")).isTrue();
 
         LoopbackHttp.Answer prometheus = HTTP.get(admin("/prometheus"));
@@ -193,7 +200,7 @@ class WorkPatternsTest {
         List<String> typeLines = prometheus.body().lines().filter(l -> l.startsWith("# TYPE ")).toList();
         Set<String> names = typeLines.stream().map(l -> l.split(" ")[2]).collect(Collectors.toSet());
         assertThat(names).as("metric family names are unique").hasSize(typeLines.size());
-        assertThat(prometheus.body()).contains("work_cached_response_time_count", "work_bounded_executor_rejected_total");
+        assertThat(prometheus.body()).contains("work_cached_response_time_count", "work_bounded_rejected_total");
         // Every sample line belongs to a declared family: "name{labels} value" or "name value".
         prometheus.body().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).forEach(sample ->
                 assertThat(sample).matches("[a-zA-Z_:][a-zA-Z0-9_:]*(\\{.*})? [-+0-9.eEInfa]+"));
@@ -210,6 +217,17 @@ class WorkPatternsTest {
             }
             sleep(50);
         } while (System.nanoTime() < deadline);
+        return answer;
+    }
+
+    /** Polls /healthcheck until every check is healthy (at most 5 s) and returns that answer. */
+    private static LoopbackHttp.Answer waitForHealthy() {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        LoopbackHttp.Answer answer = HTTP.get(admin("/healthcheck"));
+        while (answer.status() != 200 && System.nanoTime() < deadline) {
+            sleep(20);
+            answer = HTTP.get(admin("/healthcheck"));
+        }
         return answer;
     }
 
