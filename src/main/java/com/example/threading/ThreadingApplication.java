@@ -5,12 +5,15 @@ import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
 import com.example.threading.longpoll.LongPoll;
 import com.example.threading.metrics.PrometheusEndpoint;
+import com.example.threading.servlet.CompleteAsyncOnFailedWrite;
 import com.example.threading.work.WorkPatterns;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 
 /** Wires every threading pattern into one Dropwizard service; each pattern registers itself from its own package. */
 public final class ThreadingApplication extends Application<ThreadingConfiguration> {
@@ -34,6 +37,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
 
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
+        environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
         new WorkPatterns(configuration.getWork()).register(environment);
         new ClientFanout(configuration.getClient()).register(environment);
         new LongPoll(configuration.getEvents()).register(environment);
