@@ -37,8 +37,9 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
 
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
+        // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
         environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
-                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/work/*", "/fanout");
         new WorkPatterns(configuration.getWork()).register(environment);
         new ClientFanout(configuration.getClient()).register(environment);
         new LongPoll(configuration.getEvents()).register(environment);
