@@ -1,5 +1,6 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.Target;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,6 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,7 +67,7 @@ final class LimitScenario extends ScenarioCommand {
         latency.put("p50", new ArrayList<>());
         latency.put("p99", new ArrayList<>());
         latency.put("max", new ArrayList<>());
-        try (Target service = target.open(report, Map.of(), List.of())) {
+        try (Target service = open(report, Map.of(), List.of())) {
             for (int rate : rates) {
                 if (timeIsUp()) {
                     report.note("Time limit reached: step " + rate + "/s and later skipped.");

@@ -1,5 +1,6 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -72,7 +73,7 @@ final class LongPollScenario extends ScenarioCommand {
         Map<String, Object> data = new LinkedHashMap<>();
         // One service answers whether each endpoint exists, and then serves the first one that does; every
         // later endpoint gets a fresh service, so one endpoint's backlog never weighs on the next.
-        Target spare = target.open(report, environment, properties);
+        Target spare = open(report, environment, properties);
         List<String> present = new ArrayList<>();
         try (SimpleHttp http = SimpleHttp.http1()) {
             for (String endpoint : endpoints) {
@@ -92,7 +93,7 @@ final class LongPollScenario extends ScenarioCommand {
                 report.note("Time limit reached: " + endpoint + " skipped.");
                 continue;
             }
-            Target fresh = spare != null ? spare : target.open(report, environment, properties);
+            Target fresh = spare != null ? spare : open(report, environment, properties);
             spare = null;
             try (Target service = fresh) {
                 PhaseRecorder recorder = new PhaseRecorder(endpoint, report.directory().resolve(GeneratedLoad.fileName("longpoll" + endpoint) + ".hlog"),

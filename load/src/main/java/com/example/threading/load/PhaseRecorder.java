@@ -1,5 +1,7 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.ServerCpu;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

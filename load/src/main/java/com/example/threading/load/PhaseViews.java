@@ -1,5 +1,6 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.CpuClock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -182,16 +184,16 @@ final class ProbeScenario extends ScenarioCommand {
 
     /** A fresh service that speaks the protocol, or null (with a note) when it cannot. */
     private Target openFor(Protocol protocol, Report report) throws Exception {
-        Target service = target.open(report, Map.of(), List.of());
+        Target service = open(report, Map.of(), List.of());
         if (protocol == Protocol.HTTP1 || speaksH2c(service)) {
             return service;
         }
         service.close();
-        if (target.url != null) {
-            report.note("h2c skipped: the service at " + target.url + " does not speak HTTP/2 clear text.");
+        if (target.runningService().isPresent()) {
+            report.note("h2c skipped: the service at " + target.runningService().get() + " does not speak HTTP/2 clear text.");
             return null;
         }
-        Target h2c = target.open(report, Map.of(), List.of(H2C_OVERRIDE));
+        Target h2c = open(report, Map.of(), List.of(H2C_OVERRIDE));
         if (speaksH2c(h2c)) {
             report.note("The service's config.yml connector does not speak h2c: for h2c it was started with " + H2C_OVERRIDE + ".");
             return h2c;

@@ -1,10 +1,15 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.Target;
+import com.example.threading.load.target.TargetOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -77,6 +82,14 @@ abstract class ScenarioCommand implements Callable<Integer> {
 
     boolean progress() {
         return !noProgress;
+    }
+
+    /** Opens the target for one part of the scenario (see {@link TargetOptions#open}) and puts what it says into the report. */
+    Target open(Report report, Map<String, String> environment, List<String> systemProperties) throws IOException, InterruptedException {
+        Target opened = target.open(report.directory(), environment, systemProperties);
+        opened.caveats().forEach(report::note);
+        opened.facts().forEach(report::environment);
+        return opened;
     }
 
     private static Thread startWatchdog(Duration limit) {

@@ -1,5 +1,6 @@
 package com.example.threading.load;
 
+import com.example.threading.load.target.Target;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
@@ -68,7 +69,7 @@ final class WaveScenario extends ScenarioCommand {
                 + "of them; the wave time is from the first send to the last answer. The article: a new thread per request "
                 + "costs 30–60 ms per wave, a warm cached pool 2–10 ms over the 1 s, a fixed pool of 50 makes half the "
                 + "requests take 2 s.");
-        try (Target service = target.open(report, Map.of(), List.of())) {
+        try (Target service = open(report, Map.of(), List.of())) {
             runWaves(report, service);
             runFanout(report, service);
         }

@@ -2,6 +2,7 @@ package com.example.threading.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.example.threading.load.target.ServerCpu;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

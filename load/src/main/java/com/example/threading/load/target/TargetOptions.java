@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.target;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -7,17 +7,23 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Option;
 
 /**
- * Where the load goes: by default the tool starts the service jar itself (so it can apply the scenario's
- * configuration and measure the server's CPU); with {@code --url} it loads a service that is already
- * running. Only loopback addresses are accepted. Filled by picocli, then read-only.
+ * Where the load goes (a picocli mixin): by default the tool starts the service jar itself (so it can apply
+ * the scenario's configuration and measure the server's CPU); with {@code --url} it loads a service that is
+ * already running. Only loopback addresses are accepted.
+ *
+ * <p>Thread-safety: picocli fills the options on the command's thread before the scenario runs; after that
+ * they are only read. {@link #open} may be called from any thread (it counts the children it started
+ * atomically, to name their logs).
  */
-final class TargetOptions {
+public final class TargetOptions {
 
     private static final String SERVICE_JAR = "threading-reference.jar";
 
@@ -41,57 +47,69 @@ final class TargetOptions {
 
     @Option(names = "--env", description = "Environment variable for the started service, KEY=VALUE, repeatable "
             + "(config.yml's knobs, e.g. WORK_BOUNDED_THREADS=10); applied after the scenario's own")
-    Map<String, String> extraEnvironment = new java.util.LinkedHashMap<>();
+    Map<String, String> extraEnvironment = new LinkedHashMap<>();
 
-    private int starts;
+    private final AtomicInteger starts = new AtomicInteger();
 
     /**
-     * The target for one part of a scenario: a fresh child with these overrides, or the --url service (the
-     * overrides are then not applied, and the report says so).
+     * The target for one part of a scenario: a fresh child with these overrides, its log in
+     * {@code logDirectory}, or the --url service (the overrides are then not applied, and the target's
+     * caveats say so).
      */
-    Target open(Report report, Map<String, String> environment, List<String> systemProperties) throws IOException, InterruptedException {
+    public Target open(Path logDirectory, Map<String, String> environment, List<String> systemProperties)
+            throws IOException, InterruptedException {
         if (url != null) {
             requireLoopback(url);
             Optional<URI> admin = Optional.ofNullable(adminUrl);
             admin.ifPresent(TargetOptions::requireLoopback);
+            List<String> caveats = new ArrayList<>();
             if (!environment.isEmpty() || !systemProperties.isEmpty() || !extraEnvironment.isEmpty()) {
-                report.note("Targeting a running service (" + url + "): the overrides " + environment + " " + extraEnvironment + " " + systemProperties
+                caveats.add("Targeting a running service (" + url + "): the overrides " + environment + " " + extraEnvironment + " " + systemProperties
                         + " were not applied; start the service with them for comparable figures.");
             }
             Optional<ProcessHandle> process = Optional.ofNullable(serverPid).flatMap(ProcessHandle::of);
             if (process.isEmpty()) {
-                report.note("Server CPU not measured: give --server-pid with --url.");
+                caveats.add("Server CPU not measured: give --server-pid with --url.");
             }
-            return new Target(url, admin, new ServerCpu(process), Optional.empty(), Map.of(), List.of());
+            return new Target(url, admin, new ServerCpu(process), Optional.empty(), Map.of(), caveats);
         }
         Path serviceJar = serviceJar();
-        Path serviceConfig = config != null ? config : serviceJar.toAbsolutePath().getParent().getParent().resolve("config.yml");
+        Path serviceConfig = serviceConfig(serviceJar);
         if (!Files.isRegularFile(serviceConfig)) {
             throw new IllegalStateException("config.yml not found at " + serviceConfig + "; give --config");
         }
         Path javaExecutable = this.javaExecutable != null ? this.javaExecutable : Path.of(System.getProperty("java.home"), "bin", "java");
-        Path log = report.directory().resolve("service-" + (++starts) + ".log");
-        Map<String, String> childEnvironment = new java.util.LinkedHashMap<>(environment);
+        Path log = logDirectory.resolve("service-" + starts.incrementAndGet() + ".log");
+        Map<String, String> childEnvironment = new LinkedHashMap<>(environment);
         childEnvironment.putAll(extraEnvironment);
         ServiceProcess child = ServiceProcess.start(javaExecutable, serviceJar, serviceConfig, childEnvironment, systemProperties, log);
-        report.environment("service overrides", childEnvironment + " " + systemProperties);
-        report.environment("service", serviceJar.toAbsolutePath() + " " + serviceConfig.toAbsolutePath());
-        report.environment("service JDK", javaExecutable + " (" + javaVersion(javaExecutable) + ")");
+        Map<String, String> facts = new LinkedHashMap<>();
+        facts.put("service overrides", childEnvironment + " " + systemProperties);
+        facts.put("service", serviceJar.toAbsolutePath() + " " + serviceConfig.toAbsolutePath());
+        facts.put("service JDK", javaExecutable + " (" + javaVersion(javaExecutable) + ")");
         return new Target(child.applicationUri(), Optional.of(child.adminUri()), new ServerCpu(Optional.of(child.handle())),
-                Optional.of(child), childEnvironment, systemProperties);
+                Optional.of(child), facts, List.of());
+    }
+
+    /** The running service given by --url, if any (the tool then starts nothing). */
+    public Optional<URI> runningService() {
+        return Optional.ofNullable(url);
     }
 
     /** Whether the service's config.yml has a top-level section (so a -Ddw override of it will be accepted). */
-    boolean configHas(String section) {
+    public boolean configHas(String section) {
         if (url != null) {
             return false;
         }
-        Path serviceConfig = config != null ? config : serviceJar().toAbsolutePath().getParent().getParent().resolve("config.yml");
         try {
-            return Files.readAllLines(serviceConfig).stream().anyMatch(line -> line.startsWith(section + ":"));
+            return Files.readAllLines(serviceConfig(serviceJar())).stream().anyMatch(line -> line.startsWith(section + ":"));
         } catch (IOException e) {
             return false;
         }
+    }
+
+    private Path serviceConfig(Path serviceJar) {
+        return config != null ? config : serviceJar.toAbsolutePath().getParent().getParent().resolve("config.yml");
     }
 
     /** The service jar: --jar, or target/threading-reference.jar of this repository found from here or from the tool. */
@@ -104,8 +122,8 @@ final class TargetOptions {
         }
         List<Path> candidates = new ArrayList<>(List.of(Path.of("target", SERVICE_JAR), Path.of("..", "target", SERVICE_JAR)));
         try {
-            // load/target/threading-load.jar or load/target/classes -> the repository root's target/.
-            Path tool = Path.of(LoadTool.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            // This tool's code source, load/target/threading-load.jar or load/target/classes -> the repository root's target/.
+            Path tool = Path.of(TargetOptions.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             candidates.add(tool.toAbsolutePath().getParent().getParent().getParent().resolve("target").resolve(SERVICE_JAR));
         } catch (Exception e) {
             // Only a convenience: the relative candidates remain.

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.target;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +19,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The service jar started as a child process on free loopback ports, with environment variables and
  * {@code -Ddw.*} overrides; {@link #close()} (and a shutdown hook, should the tool be killed) stops it.
- * Thread-safe: close may be called from any thread, more than once.
+ *
+ * <p>Thread-safety: the scenario's thread starts it; {@link #close()} may be called from any thread, more than
+ * once (a second call finds the process gone). The JVM's shutdown hook thread kills the child if the tool
+ * exits without closing it (the watchdog's {@code System.exit}, Ctrl-C); {@code close} removes that hook.
+ * The accessors read final fields.
  */
 final class ServiceProcess implements AutoCloseable {
 
