@@ -1,5 +1,11 @@
 package com.example.threading.load;
 
+import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.Outcome;
+import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.Progress;
+import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.Schedule;
 import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;

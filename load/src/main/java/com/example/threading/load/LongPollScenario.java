@@ -1,5 +1,13 @@
 package com.example.threading.load;
 
+import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.LatencySummary;
+import com.example.threading.load.engine.Outcome;
+import com.example.threading.load.engine.PhaseRecorder;
+import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.PollingClients;
+import com.example.threading.load.engine.Progress;
+import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;

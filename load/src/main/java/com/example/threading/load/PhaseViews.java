@@ -1,5 +1,9 @@
 package com.example.threading.load;
 
+import com.example.threading.load.engine.IntervalSample;
+import com.example.threading.load.engine.LatencySummary;
+import com.example.threading.load.engine.Outcome;
+import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.target.CpuClock;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package com.example.threading.load;
 
+import com.example.threading.load.engine.PhaseResult;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;

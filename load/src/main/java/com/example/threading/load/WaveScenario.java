@@ -1,5 +1,13 @@
 package com.example.threading.load;
 
+import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.LatencySummary;
+import com.example.threading.load.engine.Outcome;
+import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.Progress;
+import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.Schedule;
+import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.target.Target;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

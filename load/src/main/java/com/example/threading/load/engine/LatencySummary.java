@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import org.HdrHistogram.Histogram;
 
@@ -6,7 +6,7 @@ import org.HdrHistogram.Histogram;
 public record LatencySummary(long count, double min, double mean, double p50, double p90, double p99, double p999, double max) {
 
     /** The summary of a histogram of microseconds; all zero when it is empty. */
-    static LatencySummary of(Histogram micros) {
+    public static LatencySummary of(Histogram micros) {
         if (micros.getTotalCount() == 0) {
             return new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0);
         }
@@ -19,7 +19,7 @@ public record LatencySummary(long count, double min, double mean, double p50, do
         return round(micros / 1000.0);
     }
 
-    static double round(double value) {
+    public static double round(double value) {
         return Math.round(value * 1000.0) / 1000.0;
     }
 }

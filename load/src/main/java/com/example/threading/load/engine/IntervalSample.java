@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 /**
  * One second (or so) of a phase: answers counted by kind, latency of the 2xx answers in ms, and the CPU

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import com.example.threading.load.target.CpuClock;
 import com.example.threading.load.target.ServerCpu;
@@ -25,7 +25,7 @@ import org.HdrHistogram.Recorder;
  * the once-a-second tick runs on the recorder's own thread, {@link #finish} on the owner's. After {@code finish} later answers are
  * ignored: what was still open at that moment is counted {@link Outcome#UNANSWERED}.
  */
-final class PhaseRecorder {
+public final class PhaseRecorder {
 
     private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(30);
 
@@ -56,7 +56,7 @@ final class PhaseRecorder {
     private PhaseResult result;
 
     /** Starts recording now; the raw interval histograms go to {@code histogramLog}. */
-    PhaseRecorder(String name, Path histogramLog, ServerCpu server) {
+    public PhaseRecorder(String name, Path histogramLog, ServerCpu server) {
         this.name = name;
         this.histogramLog = histogramLog;
         this.serverCpu = server.clock();
@@ -80,12 +80,12 @@ final class PhaseRecorder {
     }
 
     /** Counts a request handed to the client; every one must later be {@link #record}ed or end unanswered. */
-    void sent() {
+    public void sent() {
         sent.incrementAndGet();
     }
 
     /** Records how a sent request ended; latency from {@code fromNanos} (intended send) to {@code toNanos}. */
-    void record(Outcome outcome, long fromNanos, long toNanos) {
+    public void record(Outcome outcome, long fromNanos, long toNanos) {
         if (finished) {
             return;
         }
@@ -120,7 +120,7 @@ final class PhaseRecorder {
     }
 
     /** Ends the phase: ignores later answers, counts the unanswered, closes the log and returns the result. */
-    synchronized PhaseResult finish(String protocol, String path, int targetRate) {
+    public synchronized PhaseResult finish(String protocol, String path, int targetRate) {
         if (result != null) {
             return result;
         }
@@ -139,22 +139,22 @@ final class PhaseRecorder {
     }
 
     /** All 2xx latencies of the phase (microseconds); complete after {@link #finish}. */
-    synchronized Histogram histogram() {
+    public synchronized Histogram histogram() {
         return total.copy();
     }
 
     /** Requests sent so far. */
-    long sentCount() {
+    public long sentCount() {
         return sent.get();
     }
 
     /** Requests answered (in any way) so far. */
-    long answeredCount() {
+    public long answeredCount() {
         return answered.get();
     }
 
     /** 2xx answers so far. */
-    long okCount() {
+    public long okCount() {
         return outcomes.get(Outcome.OK);
     }
 

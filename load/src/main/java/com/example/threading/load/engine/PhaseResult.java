@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import java.util.List;
 import java.util.Map;
@@ -14,7 +14,7 @@ public record PhaseResult(String name, String protocol, String path, int targetR
                           List<IntervalSample> intervals) {
 
     /** The count of one outcome. */
-    long count(Outcome outcome) {
+    public long count(Outcome outcome) {
         return outcomes.getOrDefault(outcome.name(), 0L);
     }
 }

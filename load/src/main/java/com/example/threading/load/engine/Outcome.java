@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import java.io.EOFException;
 import java.net.ConnectException;

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import com.example.threading.load.target.Target;
 import java.nio.file.Path;
@@ -18,10 +18,10 @@ import org.mortbay.jetty.load.generator.Resource;
  * answers at a hard deadline, stopping the generator's clients. Thread-safe for one owner thread; the
  * generator's threads call into the recorder.
  */
-final class GeneratedLoad {
+public final class GeneratedLoad {
 
     /** What to send: the resource (one path, or a group whose children go out in parallel), how fast and how long. */
-    record Spec(String name, Protocol protocol, Resource resource, String pathLabel, int ratePerSecond,
+    public record Spec(String name, Protocol protocol, Resource resource, String pathLabel, int ratePerSecond,
                 int iterations, Duration runFor, int users, Duration idleTimeout) {
     }
 
@@ -31,7 +31,7 @@ final class GeneratedLoad {
     private CompletableFuture<Void> completion;
 
     /** Prepares the phase against the target; nothing is sent until {@link #begin()}. */
-    GeneratedLoad(Target target, Spec spec, Schedule schedule, Path reportDirectory) {
+    public GeneratedLoad(Target target, Spec spec, Schedule schedule, Path reportDirectory) {
         this.spec = spec;
         this.recorder = new PhaseRecorder(spec.name(), reportDirectory.resolve(fileName(spec.name()) + ".hlog"), target.serverCpu());
         LoadGenerator.Builder builder = LoadGenerator.builder()
@@ -78,17 +78,17 @@ final class GeneratedLoad {
     }
 
     /** Starts sending. */
-    void begin() {
+    public void begin() {
         completion = generator.begin();
     }
 
     /** Whether every request has been sent and answered. */
-    boolean isDone() {
+    public boolean isDone() {
         return completion.isDone();
     }
 
     /** The recorder (for live progress). */
-    PhaseRecorder recorder() {
+    public PhaseRecorder recorder() {
         return recorder;
     }
 
@@ -96,7 +96,7 @@ final class GeneratedLoad {
      * Waits until every answer is in or the deadline (System.nanoTime) passes, then stops the generator and
      * returns the phase's result; requests still open at the deadline are counted unanswered.
      */
-    PhaseResult await(long deadlineNanos) throws InterruptedException {
+    public PhaseResult await(long deadlineNanos) throws InterruptedException {
         try {
             long wait = deadlineNanos - System.nanoTime();
             if (wait > 0) {
@@ -112,7 +112,7 @@ final class GeneratedLoad {
     }
 
     /** Runs phases side by side until all are done or the deadline passes, showing progress. */
-    static List<PhaseResult> runTogether(List<GeneratedLoad> loads, long deadlineNanos, Progress progress) throws InterruptedException {
+    public static List<PhaseResult> runTogether(List<GeneratedLoad> loads, long deadlineNanos, Progress progress) throws InterruptedException {
         loads.forEach(GeneratedLoad::begin);
         while (System.nanoTime() < deadlineNanos && !loads.stream().allMatch(GeneratedLoad::isDone)) {
             progress.update(loads.stream().mapToLong(load -> load.recorder().answeredCount()).sum(),
@@ -127,16 +127,16 @@ final class GeneratedLoad {
     }
 
     /** The phase's result once {@link #await} has returned. */
-    PhaseResult result() {
+    public PhaseResult result() {
         return recorder.finish(spec.protocol().label(), spec.pathLabel(), spec.ratePerSecond());
     }
 
     /** The histogram of the 2xx latencies (complete once awaited). */
-    org.HdrHistogram.Histogram histogram() {
+    public org.HdrHistogram.Histogram histogram() {
         return recorder.histogram();
     }
 
-    static String fileName(String name) {
+    public static String fileName(String name) {
         return name.replaceAll("[^A-Za-z0-9._-]+", "-");
     }
 }

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * request when it really goes out; a sender that fell behind (GC, a busy core) would hide the delay.
  * Latency measured from the intended time corrects for that coordinated omission. Thread-safe.
  */
-interface Schedule {
+public interface Schedule {
 
     /** The intended send time (System.nanoTime) of the n-th request (from 1), queued by the client at {@code queuedNanos}. */
     long intendedNanos(long sequence, long queuedNanos);

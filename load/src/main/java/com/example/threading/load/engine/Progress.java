@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -9,7 +9,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
  * A progress bar on the terminal (stderr) for one step of a scenario, or nothing when progress is off.
  * Not thread-safe: the scenario's main thread updates it.
  */
-final class Progress implements AutoCloseable {
+public final class Progress implements AutoCloseable {
 
     private final ProgressBar bar;
 
@@ -18,7 +18,7 @@ final class Progress implements AutoCloseable {
     }
 
     /** A bar counting answers up to {@code expected}, or a silent one. */
-    static Progress start(boolean enabled, String task, long expected) {
+    public static Progress start(boolean enabled, String task, long expected) {
         if (!enabled) {
             return new Progress(null);
         }
@@ -33,7 +33,7 @@ final class Progress implements AutoCloseable {
     }
 
     /** Shows how many requests were answered and how many of them with 2xx. */
-    void update(long answered, long ok) {
+    public void update(long answered, long ok) {
         if (bar != null) {
             bar.stepTo(answered);
             bar.setExtraMessage(" 2xx " + ok);

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import java.util.EnumMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import java.net.URI;
 import java.time.Duration;
@@ -15,10 +15,10 @@ import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
  * One-off requests (probing whether an endpoint or protocol exists, the fan-out calls) on a Jetty
  * HttpClient. Thread-safe, like the client it wraps; close it to stop the client.
  */
-final class SimpleHttp implements AutoCloseable {
+public final class SimpleHttp implements AutoCloseable {
 
     /** Status and body of an answer, or the failure's outcome when there was none. */
-    record Answer(int status, String body, Outcome outcome, String failure) {
+    public record Answer(int status, String body, Outcome outcome, String failure) {
     }
 
     private final HttpClient client;
@@ -28,12 +28,12 @@ final class SimpleHttp implements AutoCloseable {
     }
 
     /** A started HTTP/1.1 client. */
-    static SimpleHttp http1() {
+    public static SimpleHttp http1() {
         return start(new HttpClient(new HttpClientTransportOverHTTP(1)));
     }
 
     /** A started client speaking HTTP/2 clear text with prior knowledge. */
-    static SimpleHttp h2c() {
+    public static SimpleHttp h2c() {
         return start(new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client())));
     }
 
@@ -48,7 +48,7 @@ final class SimpleHttp implements AutoCloseable {
     }
 
     /** GET with a total timeout; a failure becomes an Answer with status 0 and its outcome. */
-    Answer get(URI uri, Duration timeout) throws InterruptedException {
+    public Answer get(URI uri, Duration timeout) throws InterruptedException {
         try {
             ContentResponse response = client.newRequest(uri).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).send();
             return new Answer(response.getStatus(), response.getContentAsString(), Outcome.ofStatus(response.getStatus()), "");

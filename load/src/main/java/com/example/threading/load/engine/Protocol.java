@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import org.mortbay.jetty.load.generator.HTTP1ClientTransportBuilder;
 import org.mortbay.jetty.load.generator.HTTP2ClientTransportBuilder;

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +21,7 @@ import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
  * load generator, open-loop and stateless, cannot express). Runs on one Jetty HttpClient with a connection
  * per client. Thread-safe: client callbacks run on the HttpClient's threads; counters are atomic.
  */
-final class PollingClients {
+public final class PollingClients {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration RETRY_DELAY = Duration.ofMillis(500);
@@ -39,7 +39,7 @@ final class PollingClients {
     private volatile boolean stopped;
 
     /** Clients of {@code uri} (no query), each polling {@code iterations} times. */
-    PollingClients(URI uri, int clients, int iterations, int timeoutSeconds, boolean waitForNext, PhaseRecorder recorder) {
+    public PollingClients(URI uri, int clients, int iterations, int timeoutSeconds, boolean waitForNext, PhaseRecorder recorder) {
         this.uri = uri;
         this.clients = clients;
         this.iterations = iterations;
@@ -49,7 +49,7 @@ final class PollingClients {
     }
 
     /** Runs every client until its iterations are done or the deadline passes; returns whether all finished. */
-    boolean run(long deadlineNanos, Progress progress) throws Exception {
+    public boolean run(long deadlineNanos, Progress progress) throws Exception {
         HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(1));
         client.setMaxConnectionsPerDestination(clients + 16);
         client.setMaxRequestsQueuedPerDestination(clients * 2 + 16);
@@ -142,22 +142,22 @@ final class PollingClients {
     }
 
     /** Events received in all 200 answers. */
-    long events() {
+    public long events() {
         return events.get();
     }
 
     /** Answers flagged "missed" (the cursor had fallen out of the history). */
-    long missed() {
+    public long missed() {
         return missed.get();
     }
 
     /** 204 answers: the wait timed out without an event. */
-    long noEvent() {
+    public long noEvent() {
         return noEvent.get();
     }
 
     /** 200 answers whose body was not the documented JSON. */
-    long unparsable() {
+    public long unparsable() {
         return unparsable.get();
     }
 }
