@@ -1,7 +1,8 @@
 package com.example.threading.load;
 
-import picocli.CommandLine;
+import com.example.threading.load.report.Durations;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** {@code java -jar load/target/threading-load.jar <scenario> [options]}: one command per experiment. */
 @Command(name = "threading-load", mixinStandardHelpOptions = true, version = "threading-load 1.0",

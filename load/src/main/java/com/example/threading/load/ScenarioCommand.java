@@ -1,5 +1,7 @@
 package com.example.threading.load;
 
+import com.example.threading.load.report.Durations;
+import com.example.threading.load.report.Report;
 import com.example.threading.load.target.Target;
 import com.example.threading.load.target.TargetOptions;
 import java.io.IOException;
@@ -12,9 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * What every scenario shares: the target, the report folder, progress, and a hard time limit enforced by a

@@ -8,6 +8,8 @@ import com.example.threading.load.engine.Progress;
 import com.example.threading.load.engine.Protocol;
 import com.example.threading.load.engine.Schedule;
 import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.report.Plots;
+import com.example.threading.load.report.Report;
 import com.example.threading.load.target.Target;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.report;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.report;
 
 import com.example.threading.load.engine.PhaseResult;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,10 +18,10 @@ import java.util.Map;
  * numbers for machines), the PNG plots and raw .hlog files written next to them. Not thread-safe: the
  * scenario's main thread fills it and writes it once.
  */
-final class Report {
+public final class Report {
 
     /** A Markdown table, also written to results.json. */
-    record Table(String title, List<String> header, List<List<String>> rows) {
+    public record Table(String title, List<String> header, List<List<String>> rows) {
     }
 
     /** A picture and the sentence under it. */
@@ -41,7 +41,7 @@ final class Report {
     private final Map<String, Object> data = new LinkedHashMap<>();
     private String summary = "";
 
-    Report(String scenario, Path directory, String command) {
+    public Report(String scenario, Path directory, String command) {
         this.scenario = scenario;
         this.directory = directory;
         this.command = command;
@@ -49,61 +49,61 @@ final class Report {
     }
 
     /** The run's folder (plots and logs go here). */
-    Path directory() {
+    public Path directory() {
         return directory;
     }
 
     /** A configuration value shown in the report. */
-    Report configure(String key, Object value) {
+    public Report configure(String key, Object value) {
         configuration.put(key, value instanceof java.time.Duration duration ? Durations.format(duration) : value);
         return this;
     }
 
     /** A fact about where it ran. */
-    Report environment(String key, Object value) {
+    public Report environment(String key, Object value) {
         environment.put(key, value);
         return this;
     }
 
     /** A sentence the reader must see (skipped parts, unavailable patterns, caveats). */
-    Report note(String note) {
+    public Report note(String note) {
         notes.add(note);
         return this;
     }
 
     /** One paragraph above the tables. */
-    Report summary(String text) {
+    public Report summary(String text) {
         summary = text;
         return this;
     }
 
-    Report table(Table table) {
+    public Report table(Table table) {
         tables.add(table);
         return this;
     }
 
-    Report plot(String file, String caption) {
+    public Report plot(String file, String caption) {
         plots.add(new Plot(file, caption));
         return this;
     }
 
-    Report phase(PhaseResult phase) {
+    public Report phase(PhaseResult phase) {
         phases.add(phase);
         return this;
     }
 
     /** Scenario-specific numbers for results.json. */
-    Report data(String key, Object value) {
+    public Report data(String key, Object value) {
         data.put(key, value);
         return this;
     }
 
-    List<String> notes() {
+    public List<String> notes() {
         return notes;
     }
 
     /** Writes report.md and results.json and returns the path of report.md. */
-    Path write() throws IOException {
+    public Path write() throws IOException {
         Files.createDirectories(directory);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("scenario", scenario);
@@ -156,7 +156,7 @@ final class Report {
     }
 
     /** The table as Markdown (also printed on the terminal at the end of a run). */
-    static String markdown(Table table) {
+    public static String markdown(Table table) {
         StringBuilder md = new StringBuilder();
         md.append("| ").append(String.join(" | ", table.header())).append(" |\n");
         md.append("|").append("---|".repeat(table.header().size())).append('\n');
@@ -164,7 +164,7 @@ final class Report {
         return md.toString();
     }
 
-    List<Table> tables() {
+    public List<Table> tables() {
         return tables;
     }
 
@@ -175,7 +175,7 @@ final class Report {
     }
 
     /** A number for a table: up to one decimal, "–" for NaN. */
-    static String num(double value) {
+    public static String num(double value) {
         if (Double.isNaN(value)) {
             return "–";
         }
@@ -184,7 +184,7 @@ final class Report {
     }
 
     /** A latency or rate with two decimals below 10 (so sub-millisecond values stay readable). */
-    static String ms(double value) {
+    public static String ms(double value) {
         if (Double.isNaN(value)) {
             return "–";
         }

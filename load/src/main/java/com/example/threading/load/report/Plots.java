@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.report;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,7 +17,7 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** The PNG charts of a report, drawn with XChart. Stateless. */
-final class Plots {
+public final class Plots {
 
     private static final int WIDTH = 1000;
     private static final int HEIGHT = 560;
@@ -29,7 +29,7 @@ final class Plots {
      * Latency by percentile, the usual HdrHistogram view: x is log10(1/(1-p)), labelled 90%, 99%, 99.9%, ...
      * at 1, 2, 3, so the tail gets the room; one line per histogram (microseconds, drawn in ms).
      */
-    static void percentiles(Path file, String title, Map<String, Histogram> histograms) throws IOException {
+    public static void percentiles(Path file, String title, Map<String, Histogram> histograms) throws IOException {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("percentile").yAxisTitle("latency (ms)").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
@@ -57,7 +57,7 @@ final class Plots {
     }
 
     /** Lines over time: one series per name, x in seconds. */
-    static void overTime(Path file, String title, String yTitle, Map<String, List<double[]>> series) throws IOException {
+    public static void overTime(Path file, String title, String yTitle, Map<String, List<double[]>> series) throws IOException {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("time (s)").yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
@@ -73,7 +73,7 @@ final class Plots {
     }
 
     /** Grouped bars: one group per category, one bar per series. */
-    static void bars(Path file, String title, String yTitle, List<String> categories, Map<String, List<Double>> series) throws IOException {
+    public static void bars(Path file, String title, String yTitle, List<String> categories, Map<String, List<Double>> series) throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("").yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
@@ -82,7 +82,7 @@ final class Plots {
     }
 
     /** Lines against a numeric x (e.g. offered rate), with markers. */
-    static void lines(Path file, String title, String xTitle, String yTitle, Map<String, List<double[]>> series) throws IOException {
+    public static void lines(Path file, String title, String xTitle, String yTitle, Map<String, List<double[]>> series) throws IOException {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);

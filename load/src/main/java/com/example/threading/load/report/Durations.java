@@ -1,11 +1,11 @@
-package com.example.threading.load;
+package com.example.threading.load.report;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parses the durations people type ({@code 500ms}, {@code 2s}, {@code 3m}, {@code 1h}) and ISO-8601 ({@code PT2S}). Stateless. */
-final class Durations {
+public final class Durations {
 
     private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
 
@@ -13,7 +13,7 @@ final class Durations {
     }
 
     /** The duration of {@code text}, or IllegalArgumentException saying what is accepted. */
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         Matcher matcher = SHORT.matcher(text.trim().toLowerCase(java.util.Locale.ROOT));
         if (matcher.matches()) {
             long amount = Long.parseLong(matcher.group(1));
@@ -36,7 +36,7 @@ final class Durations {
     }
 
     /** The shortest of {@code 500ms}, {@code 10s}: how durations are shown in reports. */
-    static String format(Duration duration) {
+    public static String format(Duration duration) {
         return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
     }
 }

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

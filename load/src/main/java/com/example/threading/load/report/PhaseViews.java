@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.report;
 
 import com.example.threading.load.engine.IntervalSample;
 import com.example.threading.load.engine.LatencySummary;
@@ -13,13 +13,13 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /** The standard table and plots of a set of load phases. Stateless. */
-final class PhaseViews {
+public final class PhaseViews {
 
     private PhaseViews() {
     }
 
     /** One row per phase: what was sent, how every request ended, throughput, latency and CPU. */
-    static Report.Table table(String title, List<PhaseResult> phases) {
+    public static Report.Table table(String title, List<PhaseResult> phases) {
         List<String> header = List.of("phase", "protocol", "path", "rate/s", "s", "sent", "2xx", "503", "501", "reset",
                 "timeout", "unanswered", "other", "2xx/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU %", "tool CPU %");
         List<List<String>> rows = new ArrayList<>();
@@ -42,7 +42,7 @@ final class PhaseViews {
      * Says so when a fixed-rate sender sent clearly fewer requests than its schedule (CPU-starved client): the
      * late ones are measured from their intended time, but the ones never sent are missing from the numbers.
      */
-    static void noteShortfall(Report report, PhaseResult phase, long scheduled) {
+    public static void noteShortfall(Report report, PhaseResult phase, long scheduled) {
         if (phase.sent() < 0.9 * scheduled) {
             report.note(phase.name() + ": the sender fell behind its schedule and sent " + phase.sent() + " of about " + scheduled
                     + " requests (the client was short of CPU); the latency of those it sent late is measured from their intended "
@@ -58,7 +58,7 @@ final class PhaseViews {
      * percentiles.png, throughput.png, latency.png and cpu.png for these phases, added to the report; phases that
      * ran one after the other ({@code sequential}) are laid end to end on the time axis, the others overlap.
      */
-    static void plots(Report report, String prefix, List<PhaseResult> phases, Map<String, Histogram> histograms, boolean sequential)
+    public static void plots(Report report, String prefix, List<PhaseResult> phases, Map<String, Histogram> histograms, boolean sequential)
             throws IOException {
         String percentiles = prefix + "percentiles.png";
         Plots.percentiles(report.directory().resolve(percentiles), "Latency by percentile (2xx, from intended send)", histograms);
