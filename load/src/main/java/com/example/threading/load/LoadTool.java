@@ -1,6 +1,10 @@
 package com.example.threading.load;
 
 import com.example.threading.load.report.Durations;
+import com.example.threading.load.scenario.limit.LimitScenario;
+import com.example.threading.load.scenario.longpoll.LongPollScenario;
+import com.example.threading.load.scenario.probe.ProbeScenario;
+import com.example.threading.load.scenario.wave.WaveScenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 

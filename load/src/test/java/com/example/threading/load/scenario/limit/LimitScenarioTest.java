@@ -1,9 +1,10 @@
-package com.example.threading.load;
+package com.example.threading.load.scenario.limit;
 
-import static com.example.threading.load.ReportAssertions.assertReportFiles;
-import static com.example.threading.load.ReportAssertions.phase;
+import static com.example.threading.load.scenario.ReportAssertions.assertReportFiles;
+import static com.example.threading.load.scenario.ReportAssertions.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.example.threading.load.scenario.ReportAssertions;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;

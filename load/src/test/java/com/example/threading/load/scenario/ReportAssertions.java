@@ -1,8 +1,9 @@
-package com.example.threading.load;
+package com.example.threading.load.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.example.threading.load.LoadTool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -13,13 +14,13 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Runs a scenario in this JVM against the real service jar and checks what every report must hold. */
-final class ReportAssertions {
+public final class ReportAssertions {
 
     private ReportAssertions() {
     }
 
     /** Fails with a clear message when the service jar has not been built. */
-    static void requireServiceJar() {
+    public static void requireServiceJar() {
         Path jar = Path.of("..", "target", "threading-reference.jar");
         if (!Files.isRegularFile(jar)) {
             fail("The service jar " + jar.toAbsolutePath().normalize() + " is missing: the load tool's tests start it as a child "
@@ -28,7 +29,7 @@ final class ReportAssertions {
     }
 
     /** Runs {@code scenario args} with --out below {@code out}; asserts exit 0 and returns the run's folder. */
-    static Path run(Path out, String scenario, String... args) throws IOException {
+    public static Path run(Path out, String scenario, String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of(scenario, "--out", out.toString(), "--no-progress"));
         all.addAll(List.of(args));
         int status = LoadTool.run(all.toArray(String[]::new));
@@ -41,7 +42,7 @@ final class ReportAssertions {
     }
 
     /** report.md, results.json, PNG plots and one .hlog per phase exist and are not empty; returns results.json. */
-    static JsonNode assertReportFiles(Path folder) throws IOException {
+    public static JsonNode assertReportFiles(Path folder) throws IOException {
         assertThat(folder.resolve("report.md")).isNotEmptyFile();
         assertThat(folder.resolve("results.json")).isNotEmptyFile();
         try (Stream<Path> files = Files.list(folder)) {
@@ -67,7 +68,7 @@ final class ReportAssertions {
      * Every request is accounted for exactly once (sent = sum of outcomes), the per-second intervals add up to
      * the totals, the histogram holds every 2xx, and the percentiles are ordered.
      */
-    static void assertConsistent(JsonNode phase) {
+    public static void assertConsistent(JsonNode phase) {
         String name = phase.path("name").asText();
         long sent = phase.path("sent").asLong();
         long sum = 0;
@@ -98,7 +99,7 @@ final class ReportAssertions {
     }
 
     /** The phase of this name in results.json. */
-    static JsonNode phase(JsonNode results, String name) {
+    public static JsonNode phase(JsonNode results, String name) {
         for (JsonNode phase : results.path("phases")) {
             if (phase.path("name").asText().equals(name)) {
                 return phase;
@@ -108,7 +109,7 @@ final class ReportAssertions {
     }
 
     /** Whether the JVM running the tests (and so the child service) has virtual threads. */
-    static boolean virtualThreads() {
+    public static boolean virtualThreads() {
         return Runtime.version().feature() >= 21;
     }
 }

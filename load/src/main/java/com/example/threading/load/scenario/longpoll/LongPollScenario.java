@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.scenario.longpoll;
 
 import com.example.threading.load.engine.GeneratedLoad;
 import com.example.threading.load.engine.LatencySummary;
@@ -11,6 +11,7 @@ import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "longpoll", mixinStandardHelpOptions = true,
         description = "C clients x I long-poll iterations against /events and /events/blocking: latency, throughput, ratio to C / tick.")
-final class LongPollScenario extends ScenarioCommand {
+public final class LongPollScenario extends ScenarioCommand {
 
     @Option(names = "--clients", defaultValue = "2000", description = "Concurrent clients C (default: ${DEFAULT-VALUE})")
     int clients;
@@ -58,12 +59,12 @@ final class LongPollScenario extends ScenarioCommand {
     Duration endpointLimit;
 
     @Override
-    Duration maxDuration() {
+    protected Duration maxDuration() {
         return maxDuration;
     }
 
     @Override
-    void run(Report report) throws Exception {
+    protected void run(Report report) throws Exception {
         double limit = clients / (tick.toMillis() / 1000.0);
         report.configure("clients", clients).configure("iterations", iterations).configure("tick", tick)
                 .configure("Jetty maxThreads", threads).configure("endpoints", endpoints).configure("poll timeout s", pollTimeout)

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.scenario.probe;
 
 import com.example.threading.load.engine.GeneratedLoad;
 import com.example.threading.load.engine.Outcome;
@@ -10,6 +10,7 @@ import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.CpuClock;
 import com.example.threading.load.target.Target;
 import java.time.Duration;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = "Fixed-rate loaders plus a low-rate latency probe, warm-up then recording, over HTTP/1.1 and h2c.")
-final class ProbeScenario extends ScenarioCommand {
+public final class ProbeScenario extends ScenarioCommand {
 
     private static final String H2C_OVERRIDE = "-Ddw.server.applicationConnectors[0].type=h2c";
 
@@ -73,12 +74,12 @@ final class ProbeScenario extends ScenarioCommand {
     Duration maxDuration;
 
     @Override
-    Duration maxDuration() {
+    protected Duration maxDuration() {
         return maxDuration;
     }
 
     @Override
-    void run(Report report) throws Exception {
+    protected void run(Report report) throws Exception {
         report.configure("path", path).configure("loader rate", rate).configure("loaders", loaders).configure("probe rate", probeRate)
                 .configure("warm-up", warmup).configure("record", record).configure("protocols", protocols)
                 .configure("find rate", findRate).configure("target CPU %", targetCpu).configure("client idle timeout", idleTimeout);

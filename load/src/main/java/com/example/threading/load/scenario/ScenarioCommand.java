@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.scenario;
 
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
@@ -22,10 +22,10 @@ import picocli.CommandLine.Spec;
  * What every scenario shares: the target, the report folder, progress, and a hard time limit enforced by a
  * watchdog (the JVM exits, and its shutdown hook kills the child service, if a scenario overruns it).
  */
-abstract class ScenarioCommand implements Callable<Integer> {
+public abstract class ScenarioCommand implements Callable<Integer> {
 
     @Mixin
-    TargetOptions target;
+    protected TargetOptions target;
 
     @Spec
     CommandSpec spec;
@@ -39,10 +39,10 @@ abstract class ScenarioCommand implements Callable<Integer> {
     private long deadlineNanos;
 
     /** The scenario's hard limit on wall time (its --max-duration). */
-    abstract Duration maxDuration();
+    protected abstract Duration maxDuration();
 
     /** Runs the experiment and fills the report. */
-    abstract void run(Report report) throws Exception;
+    protected abstract void run(Report report) throws Exception;
 
     @Override
     public final Integer call() throws Exception {
@@ -68,26 +68,26 @@ abstract class ScenarioCommand implements Callable<Integer> {
     }
 
     /** The scenario's hard deadline (System.nanoTime). */
-    long deadlineNanos() {
+    protected final long deadlineNanos() {
         return deadlineNanos;
     }
 
     /** The earlier of the scenario's deadline and {@code from now + duration}. */
-    long deadlineWithin(Duration duration) {
+    protected final long deadlineWithin(Duration duration) {
         return Math.min(deadlineNanos, System.nanoTime() + duration.toNanos());
     }
 
     /** Whether the scenario's time is up (later parts are then skipped with a note). */
-    boolean timeIsUp() {
+    protected final boolean timeIsUp() {
         return System.nanoTime() >= deadlineNanos;
     }
 
-    boolean progress() {
+    protected final boolean progress() {
         return !noProgress;
     }
 
     /** Opens the target for one part of the scenario (see {@link TargetOptions#open}) and puts what it says into the report. */
-    Target open(Report report, Map<String, String> environment, List<String> systemProperties) throws IOException, InterruptedException {
+    protected final Target open(Report report, Map<String, String> environment, List<String> systemProperties) throws IOException, InterruptedException {
         Target opened = target.open(report.directory(), environment, systemProperties);
         opened.caveats().forEach(report::note);
         opened.facts().forEach(report::environment);

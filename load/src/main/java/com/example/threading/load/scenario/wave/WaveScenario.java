@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.scenario.wave;
 
 import com.example.threading.load.engine.GeneratedLoad;
 import com.example.threading.load.engine.LatencySummary;
@@ -10,6 +10,7 @@ import com.example.threading.load.engine.Schedule;
 import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.Target;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "wave", mixinStandardHelpOptions = true,
         description = "Waves of concurrent requests against each /work pattern, then /fanout by each via: table of wave times.")
-final class WaveScenario extends ScenarioCommand {
+public final class WaveScenario extends ScenarioCommand {
 
     @Option(names = "--patterns", split = ",", description = "Patterns (default: ${DEFAULT-VALUE})",
             defaultValue = "blocking,thread-per-request,cached,bounded,virtual")
@@ -66,12 +67,12 @@ final class WaveScenario extends ScenarioCommand {
     Duration maxDuration;
 
     @Override
-    Duration maxDuration() {
+    protected Duration maxDuration() {
         return maxDuration;
     }
 
     @Override
-    void run(Report report) throws Exception {
+    protected void run(Report report) throws Exception {
         report.configure("patterns", patterns).configure("concurrency", concurrency).configure("waves", waves).configure("ms", ms).configure("pause", pause)
                 .configure("vias", vias).configure("fanout n", fanoutN).configure("fanout ms", fanoutMs)
                 .configure("fanout timeout", fanoutTimeout).configure("service config", "config.yml defaults (Jetty maxThreads 200, bounded pool 50 threads + 50 queued)");

@@ -1,4 +1,4 @@
-package com.example.threading.load;
+package com.example.threading.load.scenario.limit;
 
 import com.example.threading.load.engine.GeneratedLoad;
 import com.example.threading.load.engine.Outcome;
@@ -9,6 +9,7 @@ import com.example.threading.load.engine.Schedule;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Option;
 /** The limit test: offered rates stepped past capacity, to see how the service degrades (503, resets or timeouts). */
 @Command(name = "limit", mixinStandardHelpOptions = true,
         description = "Steps the offered rate past capacity: throughput, error kinds (503 / reset / timeout) and latency per step.")
-final class LimitScenario extends ScenarioCommand {
+public final class LimitScenario extends ScenarioCommand {
 
     @Option(names = "--pattern", defaultValue = "bounded", description = "/work pattern (default: ${DEFAULT-VALUE})")
     String pattern;
@@ -52,12 +53,12 @@ final class LimitScenario extends ScenarioCommand {
     Duration maxDuration;
 
     @Override
-    Duration maxDuration() {
+    protected Duration maxDuration() {
         return maxDuration;
     }
 
     @Override
-    void run(Report report) throws Exception {
+    protected void run(Report report) throws Exception {
         String path = "/work/" + pattern + "?ms=" + ms;
         report.configure("path", path).configure("rates", rates).configure("step", step).configure("pause", pause)
                 .configure("protocol", protocol.label()).configure("client idle timeout", idleTimeout)
