@@ -1,12 +1,12 @@
 package com.example.threading.load;
 
-import com.example.threading.load.report.Durations;
+import com.example.threading.load.scenario.ScenarioOptions;
 import com.example.threading.load.scenario.limit.LimitScenario;
 import com.example.threading.load.scenario.longpoll.LongPollScenario;
 import com.example.threading.load.scenario.probe.ProbeScenario;
 import com.example.threading.load.scenario.wave.WaveScenario;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** {@code java -jar load/target/threading-load.jar <scenario> [options]}: one command per experiment. */
 @Command(name = "threading-load", mixinStandardHelpOptions = true, version = "threading-load 1.0",
@@ -26,9 +26,6 @@ public final class LoadTool {
     /** Runs one scenario in this JVM and returns the exit status (what the tests call). */
     public static int run(String... args) {
         System.setProperty("java.awt.headless", "true");
-        return new CommandLine(LoadTool.class)
-                .registerConverter(java.time.Duration.class, Durations::parse)
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .execute(args);
+        return ScenarioOptions.configure(new CommandLine(LoadTool.class)).execute(args);
     }
 }

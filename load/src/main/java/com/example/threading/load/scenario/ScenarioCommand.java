@@ -1,5 +1,6 @@
 package com.example.threading.load.scenario;
 
+import com.example.threading.load.engine.Progress;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.target.Target;
@@ -8,58 +9,58 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * What every scenario shares: the target, the report folder, progress, and a hard time limit enforced by a
- * watchdog (the JVM exits, and its shutdown hook kills the child service, if a scenario overruns it).
+ * The life of every scenario: it gets the shared {@link ScenarioOptions}, a fresh report folder, a
+ * {@link Deadline} and a {@link Watchdog} that ends the JVM (and so the service child) should the scenario
+ * overrun its hard limit by a minute; its {@link #run} measures and fills the report, which is then written
+ * and its tables printed.
+ *
+ * <p>Thread-safety: picocli fills the options and calls {@link #call()} on one thread, the scenario's thread;
+ * {@link #run} and every protected method are called on it. Only the watchdog runs elsewhere.
  */
 public abstract class ScenarioCommand implements Callable<Integer> {
 
     @Mixin
-    protected TargetOptions target;
+    ScenarioOptions options;
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--out", description = "Folder that receives one sub-folder per run (default: load/reports, or reports inside load/)")
-    Path out;
+    private final Duration defaultMaxDuration;
+    private Deadline deadline;
 
-    @Option(names = "--no-progress", description = "No progress bar")
-    boolean noProgress;
+    /** A scenario whose {@code --max-duration} defaults to {@code defaultMaxDuration}. */
+    protected ScenarioCommand(Duration defaultMaxDuration) {
+        this.defaultMaxDuration = defaultMaxDuration;
+    }
 
-    private long deadlineNanos;
-
-    /** The scenario's hard limit on wall time (its --max-duration). */
-    protected abstract Duration maxDuration();
-
-    /** Runs the experiment and fills the report. */
+    /** Runs the experiment: measures, and fills the report through the scenario's views. */
     protected abstract void run(Report report) throws Exception;
 
     @Override
     public final Integer call() throws Exception {
         String name = spec.name();
-        Path base = out != null ? out : Files.isDirectory(Path.of("load")) ? Path.of("load", "reports") : Path.of("reports");
-        Path directory = base.resolve(name + "-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")));
+        Path directory = options.runFolder(name);
         Files.createDirectories(directory);
         String command = "java -jar load/target/threading-load.jar " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         Report report = new Report(name, directory, command);
-        deadlineNanos = System.nanoTime() + maxDuration().toNanos();
-        Thread watchdog = startWatchdog(maxDuration().plusSeconds(60));
-        try {
+        Duration limit = options.maxDuration;
+        deadline = Deadline.after(limit);
+        Duration hardLimit = limit.plusSeconds(60);
+        try (Watchdog watchdog = Watchdog.start(hardLimit, () -> {
+            System.err.println("hard time limit of " + Durations.format(hardLimit) + " exceeded: stopping (the service child is killed)");
+            System.exit(3);
+        })) {
             run(report);
-        } finally {
-            watchdog.interrupt();
         }
-        report.configure("max duration", maxDuration());
+        report.configure("max duration", limit);
         Path file = report.write();
         report.tables().forEach(table -> System.out.println("\n" + table.title() + "\n" + Report.markdown(table)));
         report.notes().forEach(note -> System.out.println("note: " + note));
@@ -67,45 +68,31 @@ public abstract class ScenarioCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The scenario's hard deadline (System.nanoTime). */
-    protected final long deadlineNanos() {
-        return deadlineNanos;
+    /** The scenario's hard deadline (its --max-duration from the start of the run). */
+    protected final Deadline deadline() {
+        return deadline;
     }
 
-    /** The earlier of the scenario's deadline and {@code from now + duration}. */
-    protected final long deadlineWithin(Duration duration) {
-        return Math.min(deadlineNanos, System.nanoTime() + duration.toNanos());
+    /** A progress bar for one step of the scenario (silent with --no-progress). */
+    protected final Progress progress(String task, long expected) {
+        return Progress.start(!options.noProgress, task, expected);
     }
 
-    /** Whether the scenario's time is up (later parts are then skipped with a note). */
-    protected final boolean timeIsUp() {
-        return System.nanoTime() >= deadlineNanos;
-    }
-
-    protected final boolean progress() {
-        return !noProgress;
+    /** Where the load goes, as the command line said. */
+    protected final TargetOptions target() {
+        return options.target;
     }
 
     /** Opens the target for one part of the scenario (see {@link TargetOptions#open}) and puts what it says into the report. */
-    protected final Target open(Report report, Map<String, String> environment, List<String> systemProperties) throws IOException, InterruptedException {
-        Target opened = target.open(report.directory(), environment, systemProperties);
+    protected final Target open(Report report, Map<String, String> environment, List<String> systemProperties)
+            throws IOException, InterruptedException {
+        Target opened = options.target.open(report.directory(), environment, systemProperties);
         opened.caveats().forEach(report::note);
         opened.facts().forEach(report::environment);
         return opened;
     }
 
-    private static Thread startWatchdog(Duration limit) {
-        Thread watchdog = new Thread(() -> {
-            try {
-                Thread.sleep(limit.toMillis());
-                System.err.println("hard time limit of " + Durations.format(limit) + " exceeded: stopping (the service child is killed)");
-                System.exit(3);
-            } catch (InterruptedException finished) {
-                // The scenario ended in time.
-            }
-        }, "scenario-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
-        return watchdog;
+    final Duration defaultMaxDuration() {
+        return defaultMaxDuration;
     }
 }

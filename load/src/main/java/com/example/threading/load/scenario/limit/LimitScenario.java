@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** The limit test: offered rates stepped past capacity, to see how the service degrades (503, resets or timeouts). */
-@Command(name = "limit", mixinStandardHelpOptions = true,
+@Command(name = "limit",
         description = "Steps the offered rate past capacity: throughput, error kinds (503 / reset / timeout) and latency per step.")
 public final class LimitScenario extends ScenarioCommand {
 
@@ -49,12 +49,10 @@ public final class LimitScenario extends ScenarioCommand {
             description = "Client gives up on an answer after this long without bytes: counted as timeout (default: ${DEFAULT-VALUE})")
     Duration idleTimeout;
 
-    @Option(names = "--max-duration", defaultValue = "300s", description = "Hard limit for the whole run (default: ${DEFAULT-VALUE})")
-    Duration maxDuration;
 
-    @Override
-    protected Duration maxDuration() {
-        return maxDuration;
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public LimitScenario() {
+        super(Duration.ofSeconds(300));
     }
 
     @Override
@@ -79,7 +77,7 @@ public final class LimitScenario extends ScenarioCommand {
         latency.put("max", new ArrayList<>());
         try (Target service = open(report, Map.of(), List.of())) {
             for (int rate : rates) {
-                if (timeIsUp()) {
+                if (deadline().isUp()) {
                     report.note("Time limit reached: step " + rate + "/s and later skipped.");
                     break;
                 }
@@ -87,9 +85,9 @@ public final class LimitScenario extends ScenarioCommand {
                         step, 1, idleTimeout);
                 GeneratedLoad load = new GeneratedLoad(service, spec, Schedule.fixedRate(rate), report.directory());
                 PhaseResult phase;
-                try (Progress progress = Progress.start(progress(), "limit " + rate + "/s", rate * step.toSeconds())) {
+                try (Progress progress = progress("limit " + rate + "/s", rate * step.toSeconds())) {
                     phase = GeneratedLoad.runTogether(List.of(load),
-                            deadlineWithin(step.plus(idleTimeout).plusMillis(ms).plusSeconds(5)), progress).get(0);
+                            deadline().within(step.plus(idleTimeout).plusMillis(ms).plusSeconds(5)), progress).get(0);
                 }
                 phases.add(phase);
                 report.phase(phase);

@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * and the blocking one, events every tick, 200 Jetty worker threads. The best possible throughput is
  * C ÷ tick period (every client answered once per event).
  */
-@Command(name = "longpoll", mixinStandardHelpOptions = true,
+@Command(name = "longpoll",
         description = "C clients x I long-poll iterations against /events and /events/blocking: latency, throughput, ratio to C / tick.")
 public final class LongPollScenario extends ScenarioCommand {
 
@@ -52,15 +52,13 @@ public final class LongPollScenario extends ScenarioCommand {
     @Option(names = "--wait-next", description = "Poll without after=<id>, so every request waits for the next event (the article's form)")
     boolean waitNext;
 
-    @Option(names = "--max-duration", defaultValue = "600s", description = "Hard limit for the whole run (default: ${DEFAULT-VALUE})")
-    Duration maxDuration;
 
     @Option(names = "--endpoint-limit", defaultValue = "300s", description = "Hard limit per endpoint (default: ${DEFAULT-VALUE})")
     Duration endpointLimit;
 
-    @Override
-    protected Duration maxDuration() {
-        return maxDuration;
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public LongPollScenario() {
+        super(Duration.ofSeconds(600));
     }
 
     @Override
@@ -76,7 +74,7 @@ public final class LongPollScenario extends ScenarioCommand {
                 + "Latency is per request, send to answer (closed loop per client: no coordinated-omission correction applies).");
         Map<String, String> environment = Map.of("JETTY_MAX_THREADS", Integer.toString(threads));
         List<String> properties = new ArrayList<>(List.of("-Ddw.server.maxThreads=" + threads));
-        if (target.configHas("events")) {
+        if (target().configHas("events")) {
             properties.add("-Ddw.events.tickPeriod=" + tick.toMillis() + "ms");
         }
         List<List<String>> rows = new ArrayList<>();
@@ -101,7 +99,7 @@ public final class LongPollScenario extends ScenarioCommand {
             throw e;
         }
         for (String endpoint : present) {
-            if (timeIsUp()) {
+            if (deadline().isUp()) {
                 report.note("Time limit reached: " + endpoint + " skipped.");
                 continue;
             }
@@ -112,8 +110,8 @@ public final class LongPollScenario extends ScenarioCommand {
                         service.serverCpu());
                 PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext, recorder);
                 boolean complete;
-                try (Progress progress = Progress.start(progress(), endpoint, (long) clients * iterations)) {
-                    complete = polling.run(deadlineWithin(endpointLimit), progress);
+                try (Progress progress = progress(endpoint, (long) clients * iterations)) {
+                    complete = polling.run(deadline().within(endpointLimit), progress);
                 }
                 PhaseResult phase = recorder.finish("HTTP/1.1", endpoint, 0);
                 if (!complete) {

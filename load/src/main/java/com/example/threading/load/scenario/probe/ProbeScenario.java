@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
  * saturated ("load, don't strangle"), and a probe at a low fixed rate records the latency a user would
  * see; warm-up first, then recording; over HTTP/1.1 and h2c.
  */
-@Command(name = "probe", mixinStandardHelpOptions = true,
+@Command(name = "probe",
         description = "Fixed-rate loaders plus a low-rate latency probe, warm-up then recording, over HTTP/1.1 and h2c.")
 public final class ProbeScenario extends ScenarioCommand {
 
@@ -70,12 +70,10 @@ public final class ProbeScenario extends ScenarioCommand {
     @Option(names = "--idle-timeout", defaultValue = "30s", description = "Client idle timeout per request (default: ${DEFAULT-VALUE})")
     Duration idleTimeout;
 
-    @Option(names = "--max-duration", defaultValue = "1200s", description = "Hard limit for the whole run (default: ${DEFAULT-VALUE})")
-    Duration maxDuration;
 
-    @Override
-    protected Duration maxDuration() {
-        return maxDuration;
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public ProbeScenario() {
+        super(Duration.ofSeconds(1200));
     }
 
     @Override
@@ -92,7 +90,7 @@ public final class ProbeScenario extends ScenarioCommand {
         Map<String, Histogram> histograms = new LinkedHashMap<>();
         List<List<String>> headline = new ArrayList<>();
         for (Protocol protocol : protocols) {
-            if (timeIsUp()) {
+            if (deadline().isUp()) {
                 report.note("Time limit reached: " + protocol.label() + " skipped.");
                 continue;
             }
@@ -139,8 +137,8 @@ public final class ProbeScenario extends ScenarioCommand {
             loads.add(load(service, "loader" + i + "-" + suffix, protocol, perLoader, length, report));
         }
         long expected = (probeRate + (long) perLoader * loaders) * length.toSeconds();
-        try (Progress progress = Progress.start(progress(), protocol.label() + " " + stage, expected)) {
-            List<PhaseResult> results = GeneratedLoad.runTogether(loads, deadlineWithin(length.plus(idleTimeout).plusSeconds(10)), progress);
+        try (Progress progress = progress(protocol.label() + " " + stage, expected)) {
+            List<PhaseResult> results = GeneratedLoad.runTogether(loads, deadline().within(length.plus(idleTimeout).plusSeconds(10)), progress);
             if (stage.equals("warmup")) {
                 PhaseResult probe = results.get(0);
                 report.note(protocol.label() + " warm-up (" + Durations.format(length) + ", not in the tables): probe p99 " + Report.ms(probe.latencyMs().p99())
@@ -163,12 +161,12 @@ public final class ProbeScenario extends ScenarioCommand {
         }
         int current = rate;
         List<List<String>> rows = new ArrayList<>();
-        for (int step = 1; step <= searchSteps && !timeIsUp(); step++) {
+        for (int step = 1; step <= searchSteps && !deadline().isUp(); step++) {
             GeneratedLoad load = load(service, "search-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-" + step, protocol,
                     current, searchStep, report);
             PhaseResult result;
-            try (Progress progress = Progress.start(progress(), protocol.label() + " rate search " + current + "/s", current * searchStep.toSeconds())) {
-                result = GeneratedLoad.runTogether(List.of(load), deadlineWithin(searchStep.plus(idleTimeout)), progress).get(0);
+            try (Progress progress = progress(protocol.label() + " rate search " + current + "/s", current * searchStep.toSeconds())) {
+                result = GeneratedLoad.runTogether(List.of(load), deadline().within(searchStep.plus(idleTimeout)), progress).get(0);
             }
             double cpu = result.serverCpuPercent();
             rows.add(List.of(protocol.label(), Integer.toString(step), Integer.toString(current), Report.num(result.okPerSecond()), Report.num(cpu)));
@@ -200,8 +198,8 @@ public final class ProbeScenario extends ScenarioCommand {
             return service;
         }
         service.close();
-        if (target.runningService().isPresent()) {
-            report.note("h2c skipped: the service at " + target.runningService().get() + " does not speak HTTP/2 clear text.");
+        if (target().runningService().isPresent()) {
+            report.note("h2c skipped: the service at " + target().runningService().get() + " does not speak HTTP/2 clear text.");
             return null;
         }
         Target h2c = open(report, Map.of(), List.of(H2C_OVERRIDE));

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
  * "Know thy threadpool": waves of concurrent requests to each /work pattern (each wave is one resource
  * tree whose children the generator sends in parallel), then /fanout by each {@code via}.
  */
-@Command(name = "wave", mixinStandardHelpOptions = true,
+@Command(name = "wave",
         description = "Waves of concurrent requests against each /work pattern, then /fanout by each via: table of wave times.")
 public final class WaveScenario extends ScenarioCommand {
 
@@ -63,12 +63,10 @@ public final class WaveScenario extends ScenarioCommand {
     @Option(names = "--fanout-timeout", defaultValue = "150s", description = "Give up on one /fanout call after (default: ${DEFAULT-VALUE})")
     Duration fanoutTimeout;
 
-    @Option(names = "--max-duration", defaultValue = "900s", description = "Hard limit for the whole run (default: ${DEFAULT-VALUE})")
-    Duration maxDuration;
 
-    @Override
-    protected Duration maxDuration() {
-        return maxDuration;
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public WaveScenario() {
+        super(Duration.ofSeconds(900));
     }
 
     @Override
@@ -96,7 +94,7 @@ public final class WaveScenario extends ScenarioCommand {
         }
         Map<String, Object> data = new LinkedHashMap<>();
         for (String pattern : patterns) {
-            if (timeIsUp()) {
+            if (deadline().isUp()) {
                 report.note("Time limit reached: pattern " + pattern + " skipped.");
                 continue;
             }
@@ -107,7 +105,7 @@ public final class WaveScenario extends ScenarioCommand {
             long ok = 0;
             long unavailable = 0;
             Map<String, Long> outcomes = new LinkedHashMap<>();
-            for (int w = 1; w <= waves && !timeIsUp(); w++) {
+            for (int w = 1; w <= waves && !deadline().isUp(); w++) {
                 Thread.sleep(pause.toMillis());
                 Resource[] children = new Resource[concurrency];
                 for (int i = 0; i < concurrency; i++) {
@@ -117,8 +115,8 @@ public final class WaveScenario extends ScenarioCommand {
                         0, 1, Duration.ZERO, 1, Duration.ofMillis(ms).plusSeconds(90));
                 GeneratedLoad load = new GeneratedLoad(service, spec, Schedule.allAtOnce(), report.directory());
                 PhaseResult phase;
-                try (Progress progress = Progress.start(progress(), pattern + " wave " + w, concurrency)) {
-                    phase = GeneratedLoad.runTogether(List.of(load), deadlineWithin(Duration.ofMillis(3L * ms).plusSeconds(120)), progress).get(0);
+                try (Progress progress = progress(pattern + " wave " + w, concurrency)) {
+                    phase = GeneratedLoad.runTogether(List.of(load), deadline().within(Duration.ofMillis(3L * ms).plusSeconds(120)), progress).get(0);
                 }
                 report.phase(phase);
                 all.add(load.histogram());
@@ -185,11 +183,11 @@ public final class WaveScenario extends ScenarioCommand {
             for (String via : vias) {
                 List<Object> calls = new ArrayList<>();
                 for (int w = 1; w <= waves; w++) {
-                    if (timeIsUp()) {
+                    if (deadline().isUp()) {
                         report.note("Time limit reached: /fanout via=" + via + " wave " + w + " skipped.");
                         break;
                     }
-                    long remaining = Math.max(1, (deadlineNanos() - System.nanoTime()) / 1_000_000);
+                    long remaining = Math.max(1, (deadline().nanos() - System.nanoTime()) / 1_000_000);
                     Duration timeout = fanoutTimeout.toMillis() < remaining ? fanoutTimeout : Duration.ofMillis(remaining);
                     long start = System.nanoTime();
                     SimpleHttp.Answer answer = http.get(base.resolve("/fanout?n=" + fanoutN + "&ms=" + fanoutMs + "&via=" + via), timeout);
