@@ -58,7 +58,7 @@ public final class ProbeScenario extends ScenarioCommand {
     @Option(names = "--find-rate", description = "After the warm-up, search the loader rate that keeps the server near --target-cpu")
     boolean findRate;
 
-    @Option(names = "--target-cpu", defaultValue = "50", description = "Server CPU to aim for with --find-rate, % of all cores (default: ${DEFAULT-VALUE})")
+    @Option(names = "--target-cpu", defaultValue = "50", description = "Server CPU to aim for with --find-rate, %% of all cores (default: ${DEFAULT-VALUE})")
     double targetCpu;
 
     @Option(names = "--search-step", defaultValue = "5s", description = "Length of each rate-search step (default: ${DEFAULT-VALUE})")
