@@ -19,7 +19,7 @@ public final class PhaseViews {
     }
 
     /** One row per phase: what was sent, how every request ended, throughput, latency and CPU. */
-    public static Report.Table table(String title, List<PhaseResult> phases) {
+    public static Table table(String title, List<PhaseResult> phases) {
         List<String> header = List.of("phase", "protocol", "path", "rate/s", "s", "sent", "2xx", "503", "501", "reset",
                 "timeout", "unanswered", "other", "2xx/s", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "server CPU %", "tool CPU %");
         List<List<String>> rows = new ArrayList<>();
@@ -35,7 +35,7 @@ public final class PhaseViews {
                     ms(latency, latency.p50()), ms(latency, latency.p90()), ms(latency, latency.p99()), ms(latency, latency.p999()),
                     ms(latency, latency.max()), Report.num(phase.serverCpuPercent()), Report.num(phase.toolCpuPercent())));
         }
-        return new Report.Table(title, header, rows);
+        return new Table(title, header, rows);
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,14 +16,13 @@ import java.util.Map;
 
 /**
  * A run's folder: report.md (tables, plots, notes, machine, JDK and configuration), results.json (the same
- * numbers for machines), the PNG plots and raw .hlog files written next to them. Not thread-safe: the
- * scenario's main thread fills it and writes it once.
+ * numbers for machines), the PNG plots and raw .hlog files written next to them.
+ *
+ * <p>Thread-safety: confined to the thread that created it (the scenario's thread), which fills it and
+ * writes it once; every method checks that it is called there and throws IllegalStateException otherwise
+ * (a client callback that wants to note something must hand it to the scenario's thread).
  */
 public final class Report {
-
-    /** A Markdown table, also written to results.json. */
-    public record Table(String title, List<String> header, List<List<String>> rows) {
-    }
 
     /** A picture and the sentence under it. */
     record Plot(String file, String caption) {
@@ -39,8 +39,10 @@ public final class Report {
     private final List<Plot> plots = new ArrayList<>();
     private final List<PhaseResult> phases = new ArrayList<>();
     private final Map<String, Object> data = new LinkedHashMap<>();
+    private final Thread owner = Thread.currentThread();
     private String summary = "";
 
+    /** An empty report of {@code scenario} run by {@code command}, to be written into {@code directory}. */
     public Report(String scenario, Path directory, String command) {
         this.scenario = scenario;
         this.directory = directory;
@@ -55,55 +57,69 @@ public final class Report {
 
     /** A configuration value shown in the report. */
     public Report configure(String key, Object value) {
-        configuration.put(key, value instanceof java.time.Duration duration ? Durations.format(duration) : value);
+        confined();
+        configuration.put(key, value instanceof Duration duration ? Durations.format(duration) : value);
         return this;
     }
 
     /** A fact about where it ran. */
     public Report environment(String key, Object value) {
+        confined();
         environment.put(key, value);
         return this;
     }
 
     /** A sentence the reader must see (skipped parts, unavailable patterns, caveats). */
     public Report note(String note) {
+        confined();
         notes.add(note);
         return this;
     }
 
     /** One paragraph above the tables. */
     public Report summary(String text) {
+        confined();
         summary = text;
         return this;
     }
 
+    /** A table, in report.md and results.json in the order added. */
     public Report table(Table table) {
+        confined();
         tables.add(table);
         return this;
     }
 
+    /** A PNG already written into {@link #directory()}, with the sentence under it. */
     public Report plot(String file, String caption) {
+        confined();
         plots.add(new Plot(file, caption));
         return this;
     }
 
+    /** A load phase: its numbers go to results.json, its .hlog is listed under "Raw data". */
     public Report phase(PhaseResult phase) {
+        confined();
         phases.add(phase);
         return this;
     }
 
     /** Scenario-specific numbers for results.json. */
     public Report data(String key, Object value) {
+        confined();
         data.put(key, value);
         return this;
     }
 
+    /** The notes so far. */
     public List<String> notes() {
-        return notes;
+        confined();
+        return List.copyOf(notes);
     }
 
     /** Writes report.md and results.json and returns the path of report.md. */
     public Path write() throws IOException {
+        confined();
         Files.createDirectories(directory);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("scenario", scenario);
@@ -132,7 +148,7 @@ public final class Report {
         }
         for (Table table : tables) {
             md.append("## ").append(table.title()).append("\n\n");
-            md.append(markdown(table)).append('\n');
+            md.append(table.markdown()).append('\n');
         }
         if (!plots.isEmpty()) {
             md.append("## Plots\n\n");
@@ -155,17 +171,17 @@ public final class Report {
         return file;
     }
 
-    /** The table as Markdown (also printed on the terminal at the end of a run). */
-    public static String markdown(Table table) {
-        StringBuilder md = new StringBuilder();
-        md.append("| ").append(String.join(" | ", table.header())).append(" |\n");
-        md.append("|").append("---|".repeat(table.header().size())).append('\n');
-        table.rows().forEach(row -> md.append("| ").append(String.join(" | ", row)).append(" |\n"));
-        return md.toString();
+    /** The tables so far. */
+    public List<Table> tables() {
+        confined();
+        return List.copyOf(tables);
     }
 
-    public List<Table> tables() {
-        return tables;
+    private void confined() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("a Report is confined to the thread that created it (" + owner.getName()
+                    + "), not " + Thread.currentThread().getName());
+        }
     }
 
     private static String keyValues(Map<String, Object> values) {

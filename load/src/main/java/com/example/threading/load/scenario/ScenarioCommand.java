@@ -62,7 +62,7 @@ public abstract class ScenarioCommand implements Callable<Integer> {
         }
         report.configure("max duration", limit);
         Path file = report.write();
-        report.tables().forEach(table -> System.out.println("\n" + table.title() + "\n" + Report.markdown(table)));
+        report.tables().forEach(table -> System.out.println("\n" + table.title() + "\n" + table.markdown()));
         report.notes().forEach(note -> System.out.println("note: " + note));
         System.out.println("report: " + file.toAbsolutePath());
         return 0;

@@ -1,31 +1,25 @@
 package com.example.threading.load.scenario.longpoll;
 
 import com.example.threading.load.engine.GeneratedLoad;
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.PhaseRecorder;
-import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.PollingClients;
 import com.example.threading.load.engine.Progress;
 import com.example.threading.load.engine.SimpleHttp;
-import com.example.threading.load.report.Durations;
-import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.Target;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * The async-servlet experiment: C clients × I iterations of long polls against the AsyncContext endpoint
  * and the blocking one, events every tick, 200 Jetty worker threads. The best possible throughput is
- * C ÷ tick period (every client answered once per event).
+ * C ÷ tick period (every client answered once per event). Measures into {@link EndpointPolls} records;
+ * {@link LongPollView} presents them.
  */
 @Command(name = "longpoll",
         description = "C clients x I long-poll iterations against /events and /events/blocking: latency, throughput, ratio to C / tick.")
@@ -63,7 +57,7 @@ public final class LongPollScenario extends ScenarioCommand {
 
     @Override
     protected void run(Report report) throws Exception {
-        double limit = clients / (tick.toMillis() / 1000.0);
+        double limit = LongPollView.limitPerSecond(clients, tick);
         report.configure("clients", clients).configure("iterations", iterations).configure("tick", tick)
                 .configure("Jetty maxThreads", threads).configure("endpoints", endpoints).configure("poll timeout s", pollTimeout)
                 .configure("cursor", waitNext ? "none (every poll waits for the next event)" : "after = last id seen")
@@ -77,10 +71,7 @@ public final class LongPollScenario extends ScenarioCommand {
         if (target().configHas("events")) {
             properties.add("-Ddw.events.tickPeriod=" + tick.toMillis() + "ms");
         }
-        List<List<String>> rows = new ArrayList<>();
-        List<PhaseResult> phases = new ArrayList<>();
-        Map<String, Histogram> histograms = new LinkedHashMap<>();
-        Map<String, Object> data = new LinkedHashMap<>();
+        List<EndpointPolls> measured = new ArrayList<>();
         // One service answers whether each endpoint exists, and then serves the first one that does; every
         // later endpoint gets a fresh service, so one endpoint's backlog never weighs on the next.
         Target spare = open(report, environment, properties);
@@ -106,48 +97,27 @@ public final class LongPollScenario extends ScenarioCommand {
             Target fresh = spare != null ? spare : open(report, environment, properties);
             spare = null;
             try (Target service = fresh) {
-                PhaseRecorder recorder = new PhaseRecorder(endpoint, report.directory().resolve(GeneratedLoad.fileName("longpoll" + endpoint) + ".hlog"),
-                        service.serverCpu());
-                PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext, recorder);
-                boolean complete;
-                try (Progress progress = progress(endpoint, (long) clients * iterations)) {
-                    complete = polling.run(deadline().within(endpointLimit), progress);
-                }
-                PhaseResult phase = recorder.finish("HTTP/1.1", endpoint, 0);
-                if (!complete) {
-                    report.note(endpoint + ": the time limit (" + Durations.format(endpointLimit) + ") ended the run before every client finished; "
-                            + phase.count(Outcome.UNANSWERED) + " polls were still open and counted unanswered.");
-                }
-                phases.add(phase);
-                report.phase(phase);
-                histograms.put(endpoint, recorder.histogram());
-                LatencySummary latency = phase.latencyMs();
-                long ok = phase.count(Outcome.OK);
-                double throughput = ok / phase.durationSeconds();
-                rows.add(List.of("`" + endpoint + "`", Long.toString(phase.sent()), Long.toString(ok), Long.toString(polling.noEvent()),
-                        Long.toString(phase.count(Outcome.REJECTED_503)), Long.toString(phase.sent() - ok - phase.count(Outcome.REJECTED_503)),
-                        Report.num(Math.round(latency.mean())), Report.num(Math.round(latency.min())), Report.num(Math.round(latency.p50())),
-                        Report.num(Math.round(latency.p99())), Report.num(Math.round(latency.max())), Report.num(throughput),
-                        Report.num(Math.round(1000.0 * throughput / limit) / 10.0), Report.num(phase.durationSeconds()),
-                        Report.num(phase.serverCpuPercent())));
-                data.put(endpoint, Map.of("events", polling.events(), "missed", polling.missed(), "noEvent204", polling.noEvent(),
-                        "unparsable", polling.unparsable(), "throughput", throughput, "ratioToLimit", throughput / limit, "complete", complete));
-                if (polling.unparsable() > 0) {
-                    report.note(endpoint + ": " + polling.unparsable() + " answers were not the documented JSON.");
-                }
+                EndpointPolls polls = poll(service, endpoint, report);
+                LongPollView.add(report, polls, endpointLimit);
+                measured.add(polls);
             }
         }
         if (spare != null) {
             spare.close();
         }
-        report.data("longpoll", data).data("limitPerSecond", limit);
-        report.table(new Report.Table("Long-poll: " + clients + " clients × " + iterations + " iterations, tick " + tick.toMillis()
-                + " ms, " + threads + " worker threads (limit " + Report.num(limit) + " req/s)",
-                List.of("endpoint", "polls", "2xx", "of which 204", "503", "failed", "avg ms", "min ms", "p50 ms", "p99 ms", "max ms",
-                        "req/s", "% of limit", "s", "server CPU %"), rows));
-        if (!phases.isEmpty()) {
-            report.table(PhaseViews.table("Phases in detail", phases));
-            PhaseViews.plots(report, "", phases, histograms, false);
+        LongPollView.present(report, measured, clients, iterations, tick, threads);
+    }
+
+    /** Every client's polls of one endpoint, until they are done or the endpoint's time limit. */
+    private EndpointPolls poll(Target service, String endpoint, Report report) throws Exception {
+        PhaseRecorder recorder = new PhaseRecorder(endpoint, report.directory().resolve(GeneratedLoad.fileName("longpoll" + endpoint) + ".hlog"),
+                service.serverCpu());
+        PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext, recorder);
+        boolean complete;
+        try (Progress progress = progress(endpoint, (long) clients * iterations)) {
+            complete = polling.run(deadline().within(endpointLimit), progress);
         }
+        return new EndpointPolls(endpoint, recorder.finish("HTTP/1.1", endpoint, 0), recorder.histogram(), complete,
+                polling.events(), polling.missed(), polling.noEvent(), polling.unparsable());
     }
 }

@@ -8,7 +8,6 @@ import com.example.threading.load.engine.Protocol;
 import com.example.threading.load.engine.Schedule;
 import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.report.Durations;
-import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.CpuClock;
@@ -26,7 +25,8 @@ import picocli.CommandLine.Option;
 /**
  * Jetty's performance-test method: loaders offer a fixed rate that keeps the server busy but not
  * saturated ("load, don't strangle"), and a probe at a low fixed rate records the latency a user would
- * see; warm-up first, then recording; over HTTP/1.1 and h2c.
+ * see; warm-up first, then recording; over HTTP/1.1 and h2c. Measures into {@link ProtocolRun} and
+ * {@link SearchStep} records; {@link ProbeView} presents them.
  */
 @Command(name = "probe",
         description = "Fixed-rate loaders plus a low-rate latency probe, warm-up then recording, over HTTP/1.1 and h2c.")
@@ -86,9 +86,7 @@ public final class ProbeScenario extends ScenarioCommand {
                 + "The probe's percentiles are the answer; the loaders only keep the server busy. Warm-up " + Durations.format(warmup)
                 + ", then recording " + Durations.format(record) + ", per protocol, each on a fresh service. On this machine the tool and the "
                 + "service share the same " + CpuClock.cores() + " cores: the tool's own CPU is reported next to the server's.");
-        List<PhaseResult> recorded = new ArrayList<>();
-        Map<String, Histogram> histograms = new LinkedHashMap<>();
-        List<List<String>> headline = new ArrayList<>();
+        List<ProtocolRun> runs = new ArrayList<>();
         for (Protocol protocol : protocols) {
             if (deadline().isUp()) {
                 report.note("Time limit reached: " + protocol.label() + " skipped.");
@@ -100,30 +98,18 @@ public final class ProbeScenario extends ScenarioCommand {
                 }
                 // Warm up first: a fresh service spends its first minute compiling its hot paths, and CPU
                 // measured then says little about the rate it sustains.
-                phase(service, protocol, "warmup", warmup, rate, report);
+                List<GeneratedLoad> warm = phase(service, protocol, "warmup", warmup, rate, report);
+                ProbeView.warmup(report, protocol, warmup, warm.get(0).result());
                 int loaderRate = findRate ? searchRate(service, protocol, report) : rate;
                 List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
-                for (GeneratedLoad load : loads) {
-                    PhaseResult result = load.result();
-                    PhaseViews.noteShortfall(report, result, (long) result.targetRatePerSecond() * record.toSeconds());
-                    recorded.add(result);
-                    report.phase(result);
-                    histograms.put(result.name(), load.histogram());
-                }
-                PhaseResult probe = recorded.get(recorded.size() - loads.size());
-                long loaderOk = recorded.subList(recorded.size() - loads.size() + 1, recorded.size()).stream()
-                        .mapToLong(phase -> phase.count(Outcome.OK)).sum();
-                headline.add(List.of(protocol.label(), Integer.toString(loaderRate), Report.num(loaderOk / probe.durationSeconds()),
-                        Long.toString(probe.sent()), Long.toString(probe.count(Outcome.OK)), Report.ms(probe.latencyMs().p50()),
-                        Report.ms(probe.latencyMs().p90()), Report.ms(probe.latencyMs().p99()), Report.ms(probe.latencyMs().p999()),
-                        Report.ms(probe.latencyMs().max()), Report.num(probe.serverCpuPercent()), Report.num(probe.toolCpuPercent())));
+                Map<String, Histogram> histograms = new LinkedHashMap<>();
+                loads.forEach(load -> histograms.put(load.result().name(), load.histogram()));
+                ProtocolRun run = new ProtocolRun(protocol, loaderRate, loads.stream().map(GeneratedLoad::result).toList(), histograms);
+                ProbeView.recorded(report, run, record);
+                runs.add(run);
             }
         }
-        report.table(new Report.Table("Probe latency under load (`" + path + "`)",
-                List.of("protocol", "loader rate/s", "loader 2xx/s", "probe sent", "probe 2xx", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms",
-                        "max ms", "server CPU %", "tool CPU %"), headline));
-        report.table(PhaseViews.table("Recorded phases", recorded));
-        PhaseViews.plots(report, "", recorded, histograms, false);
+        ProbeView.present(report, path, runs);
     }
 
     /** Warm-up or recording: the probe and the loaders side by side; returns them (finished) for the caller. */
@@ -138,12 +124,7 @@ public final class ProbeScenario extends ScenarioCommand {
         }
         long expected = (probeRate + (long) perLoader * loaders) * length.toSeconds();
         try (Progress progress = progress(protocol.label() + " " + stage, expected)) {
-            List<PhaseResult> results = GeneratedLoad.runTogether(loads, deadline().within(length.plus(idleTimeout).plusSeconds(10)), progress);
-            if (stage.equals("warmup")) {
-                PhaseResult probe = results.get(0);
-                report.note(protocol.label() + " warm-up (" + Durations.format(length) + ", not in the tables): probe p99 " + Report.ms(probe.latencyMs().p99())
-                        + " ms, " + probe.count(Outcome.OK) + "/" + probe.sent() + " 2xx.");
-            }
+            GeneratedLoad.runTogether(loads, deadline().within(length.plus(idleTimeout).plusSeconds(10)), progress);
         }
         return loads;
     }
@@ -160,7 +141,7 @@ public final class ProbeScenario extends ScenarioCommand {
             return rate;
         }
         int current = rate;
-        List<List<String>> rows = new ArrayList<>();
+        List<SearchStep> steps = new ArrayList<>();
         for (int step = 1; step <= searchSteps && !deadline().isUp(); step++) {
             GeneratedLoad load = load(service, "search-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-" + step, protocol,
                     current, searchStep, report);
@@ -169,7 +150,7 @@ public final class ProbeScenario extends ScenarioCommand {
                 result = GeneratedLoad.runTogether(List.of(load), deadline().within(searchStep.plus(idleTimeout)), progress).get(0);
             }
             double cpu = result.serverCpuPercent();
-            rows.add(List.of(protocol.label(), Integer.toString(step), Integer.toString(current), Report.num(result.okPerSecond()), Report.num(cpu)));
+            steps.add(new SearchStep(step, current, result.okPerSecond(), cpu));
             if (Math.abs(cpu - targetCpu) <= 5 || Double.isNaN(cpu)) {
                 break;
             }
@@ -186,8 +167,7 @@ public final class ProbeScenario extends ScenarioCommand {
             double factor = cpu <= 0 ? 2.0 : Math.max(0.5, Math.min(2.0, targetCpu / cpu));
             current = Math.max(1, (int) Math.round(current * factor));
         }
-        report.table(new Report.Table("Rate search for " + protocol.label() + " (target " + Report.num(targetCpu) + " % server CPU)",
-                List.of("protocol", "step", "rate/s", "2xx/s", "server CPU %"), rows));
+        ProbeView.rateSearch(report, protocol, targetCpu, steps);
         return current;
     }
 
