@@ -15,8 +15,12 @@ import org.mortbay.jetty.load.generator.Resource;
  * One phase of open-model load from Jetty's {@link LoadGenerator} (one sender thread pacing the sends),
  * with every request recorded by a {@link PhaseRecorder} from its intended send time. Bounded: the
  * generator stops sending after {@code runFor} (or its iterations), and {@link #await} gives up on the
- * answers at a hard deadline, stopping the generator's clients. Thread-safe for one owner thread; the
- * generator's threads call into the recorder.
+ * answers at a hard deadline, stopping the generator's clients.
+ *
+ * <p>Thread-safety: confined to its owner, the thread that made it; {@link #begin}, {@link #isDone},
+ * {@link #await}, {@link #result} and {@link #histogram} check that they are called there. The generator's
+ * sender thread and its clients' threads only call into the {@link Schedule} and the {@link PhaseRecorder},
+ * both made for that. {@link #recorder()}'s counts may be read from anywhere.
  */
 public final class GeneratedLoad {
 
@@ -28,6 +32,7 @@ public final class GeneratedLoad {
     private final Spec spec;
     private final PhaseRecorder recorder;
     private final LoadGenerator generator;
+    private final Thread owner = Thread.currentThread();
     private CompletableFuture<Void> completion;
 
     /** Prepares the phase against the target; nothing is sent until {@link #begin()}. */
@@ -79,11 +84,13 @@ public final class GeneratedLoad {
 
     /** Starts sending. */
     public void begin() {
+        checkOwner();
         completion = generator.begin();
     }
 
     /** Whether every request has been sent and answered. */
     public boolean isDone() {
+        checkOwner();
         return completion.isDone();
     }
 
@@ -97,6 +104,7 @@ public final class GeneratedLoad {
      * returns the phase's result; requests still open at the deadline are counted unanswered.
      */
     public PhaseResult await(long deadlineNanos) throws InterruptedException {
+        checkOwner();
         try {
             long wait = deadlineNanos - System.nanoTime();
             if (wait > 0) {
@@ -128,14 +136,24 @@ public final class GeneratedLoad {
 
     /** The phase's result once {@link #await} has returned. */
     public PhaseResult result() {
+        checkOwner();
         return recorder.finish(spec.protocol().label(), spec.pathLabel(), spec.ratePerSecond());
     }
 
     /** The histogram of the 2xx latencies (complete once awaited). */
     public org.HdrHistogram.Histogram histogram() {
+        checkOwner();
         return recorder.histogram();
     }
 
+    private void checkOwner() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("a GeneratedLoad is driven by the thread that made it (" + owner.getName()
+                    + "), not " + Thread.currentThread().getName());
+        }
+    }
+
+    /** A phase name made safe as a file name. */
     public static String fileName(String name) {
         return name.replaceAll("[^A-Za-z0-9._-]+", "-");
     }

@@ -2,7 +2,9 @@ package com.example.threading.load.engine;
 
 import org.HdrHistogram.Histogram;
 
-/** Latency percentiles in milliseconds, read from an HdrHistogram recorded in microseconds. */
+/** Latency percentiles in milliseconds, read from an HdrHistogram recorded in microseconds. *
+ * <p>Thread-safety: immutable.
+ */
 public record LatencySummary(long count, double min, double mean, double p50, double p90, double p99, double p999, double max) {
 
     /** The summary of a histogram of microseconds; all zero when it is empty. */

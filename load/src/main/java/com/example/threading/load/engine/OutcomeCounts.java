@@ -5,8 +5,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A counter per {@link Outcome}. Thread-safe: any thread may {@link #add}; readers see a consistent-enough
- * snapshot once writers have stopped.
+ * A counter per {@link Outcome}.
+ *
+ * <p>Thread-safety: any thread may {@link #add} at any time (a {@link LongAdder} per outcome). {@link #drain}
+ * loses no count added concurrently (each counter is swapped to zero atomically: a concurrent add lands in
+ * this drain or the next). Readers ({@link #get}, {@link #snapshot}, {@link #total}) see each counter up to
+ * date but not the counters consistent with one another while writers are still adding; once they have
+ * stopped (a happens-before edge, e.g. the recorder's phaser), the numbers are exact.
  */
 final class OutcomeCounts {
 

@@ -17,13 +17,27 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
+import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * Records one phase: the outcome of every request, the latency of the 2xx answers into an HdrHistogram
  * {@link Recorder} (microseconds), and once a second an interval (histogram written to a raw .hlog file,
- * counts, server and tool CPU). Thread-safe: {@link #sent()} and {@link #record} from any client thread;
- * the once-a-second tick runs on the recorder's own thread, {@link #finish} on the owner's. After {@code finish} later answers are
- * ignored: what was still open at that moment is counted {@link Outcome#UNANSWERED}.
+ * counts, server and tool CPU). Every request {@link #sent()} before {@link #finish} ends in exactly one
+ * outcome: the one {@link #record}ed for it, or {@link Outcome#UNANSWERED} if it was still open then.
+ *
+ * <p>Thread-safety, by role:
+ * <ul>
+ *   <li>Clients (any threads, any number): {@link #sent()} and {@link #record}. A record runs inside a
+ *   {@link WriterReaderPhaser} writer critical section (two atomic increments, no lock), so it never
+ *   waits for the ticker or the owner.</li>
+ *   <li>The ticker (the recorder's own daemon thread): closes an interval once a second, under the
+ *   recorder's lock (checked).</li>
+ *   <li>The owner (one thread at a time): {@link #finish}, under the lock. It first stops answers from
+ *   counting, then flips the phaser, which waits until every record that began before has ended; so the
+ *   counts it reads are final, and answers arriving later are ignored. Later calls return the same result.</li>
+ *   <li>Readers (any thread): the counts for progress (each up to date, not consistent with one another),
+ *   and {@link #histogram()} under the lock.</li>
+ * </ul>
  */
 public final class PhaseRecorder {
 
@@ -34,6 +48,7 @@ public final class PhaseRecorder {
     private final Histogram total = new Histogram(HIGHEST_MICROS, 3);
     private final OutcomeCounts outcomes = new OutcomeCounts();
     private final OutcomeCounts intervalOutcomes = new OutcomeCounts();
+    private final WriterReaderPhaser answering = new WriterReaderPhaser();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong answered = new AtomicLong();
     private final CpuClock serverCpu;
@@ -79,28 +94,40 @@ public final class PhaseRecorder {
         ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
     }
 
-    /** Counts a request handed to the client; every one must later be {@link #record}ed or end unanswered. */
+    /** Counts a request handed to the client; each must be {@link #record}ed once, or it ends unanswered. */
     public void sent() {
         sent.incrementAndGet();
     }
 
-    /** Records how a sent request ended; latency from {@code fromNanos} (intended send) to {@code toNanos}. */
+    /** Records how a sent request ended; latency from {@code fromNanos} (intended send) to {@code toNanos}. Ignored after finish. */
     public void record(Outcome outcome, long fromNanos, long toNanos) {
-        if (finished) {
-            return;
-        }
-        answered.incrementAndGet();
-        outcomes.add(outcome, 1);
-        intervalOutcomes.add(outcome, 1);
-        if (outcome == Outcome.OK) {
-            recorder.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(toNanos - fromNanos))));
+        long token = answering.writerCriticalSectionEnter();
+        try {
+            if (finished) {
+                return;
+            }
+            answered.incrementAndGet();
+            outcomes.add(outcome, 1);
+            intervalOutcomes.add(outcome, 1);
+            if (outcome == Outcome.OK) {
+                recorder.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(toNanos - fromNanos))));
+            }
+        } finally {
+            answering.writerCriticalSectionExit(token);
         }
     }
 
-    /** Closes the current interval: writes its histogram, counts and CPU. Runs once a second until finished. */
+    /** The ticker's task: closes the current interval, once a second until finished. */
     private synchronized void tick() {
-        if (result != null) {
-            return;
+        if (result == null) {
+            closeInterval();
+        }
+    }
+
+    /** Writes the interval's histogram, counts and CPU. Must hold the recorder's lock (the ticker and finish take turns). */
+    private void closeInterval() {
+        if (!Thread.holdsLock(this)) {
+            throw new IllegalStateException("closeInterval() must be called holding the recorder's lock");
         }
         long now = System.nanoTime();
         intervalHistogram = recorder.getIntervalHistogram(intervalHistogram);
@@ -119,19 +146,29 @@ public final class PhaseRecorder {
         lastTickNanos = now;
     }
 
-    /** Ends the phase: ignores later answers, counts the unanswered, closes the log and returns the result. */
+    /**
+     * Ends the phase: later answers are ignored, requests sent and not answered by now count unanswered; closes
+     * the last interval and the log, and returns the result (the same one on every later call).
+     */
     public synchronized PhaseResult finish(String protocol, String path, int targetRate) {
         if (result != null) {
             return result;
         }
         finished = true;
         ticker.shutdownNow();
-        long unanswered = sent.get() - answered.get();
-        outcomes.add(Outcome.UNANSWERED, Math.max(0, unanswered));
-        tick();
+        // Wait for the records that began before `finished` was set; none in flight after this, none will count.
+        answering.readerLock();
+        try {
+            answering.flipPhase();
+        } finally {
+            answering.readerUnlock();
+        }
+        long sentBeforeEnd = sent.get();
+        outcomes.add(Outcome.UNANSWERED, Math.max(0, sentBeforeEnd - answered.get()));
+        closeInterval();
         logStream.close();
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        result = new PhaseResult(name, protocol, path, targetRate, LatencySummary.round(seconds), sent.get(),
+        result = new PhaseResult(name, protocol, path, targetRate, LatencySummary.round(seconds), sentBeforeEnd,
                 outcomes.snapshot(), LatencySummary.round(outcomes.get(Outcome.OK) / seconds), LatencySummary.of(total),
                 LatencySummary.round(serverCpuTotal.percentSinceLast()), LatencySummary.round(toolCpuTotal.percentSinceLast()),
                 histogramLog.getFileName().toString(), List.copyOf(intervals));
@@ -143,17 +180,17 @@ public final class PhaseRecorder {
         return total.copy();
     }
 
-    /** Requests sent so far. */
+    /** Requests sent so far (for progress). */
     public long sentCount() {
         return sent.get();
     }
 
-    /** Requests answered (in any way) so far. */
+    /** Requests answered (in any way) so far (for progress). */
     public long answeredCount() {
         return answered.get();
     }
 
-    /** 2xx answers so far. */
+    /** 2xx answers so far (for progress). */
     public long okCount() {
         return outcomes.get(Outcome.OK);
     }

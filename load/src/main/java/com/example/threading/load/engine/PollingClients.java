@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
@@ -19,7 +20,12 @@ import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
  * Long-poll clients: each one loops {@code GET path?after=<last id seen>&timeout=..} for its iterations,
  * sending the next request as soon as the previous answer arrives (a closed loop per client, which Jetty's
  * load generator, open-loop and stateless, cannot express). Runs on one Jetty HttpClient with a connection
- * per client. Thread-safe: client callbacks run on the HttpClient's threads; counters are atomic.
+ * per client.
+ *
+ * <p>Thread-safety: {@link #run} is called once (checked), on its caller's thread, which waits and shows
+ * progress; each client's next poll is sent from the HttpClient's thread that completed the previous one,
+ * or from the retry thread after a failure. The counters are atomic and may be read from any thread; once
+ * run has returned they no longer change (it stops the HttpClient, whose threads it joins).
  */
 public final class PollingClients {
 
@@ -36,6 +42,7 @@ public final class PollingClients {
     private final AtomicLong missed = new AtomicLong();
     private final AtomicLong noEvent = new AtomicLong();
     private final AtomicLong unparsable = new AtomicLong();
+    private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean stopped;
 
     /** Clients of {@code uri} (no query), each polling {@code iterations} times. */
@@ -50,6 +57,9 @@ public final class PollingClients {
 
     /** Runs every client until its iterations are done or the deadline passes; returns whether all finished. */
     public boolean run(long deadlineNanos, Progress progress) throws Exception {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("PollingClients run once; make new ones for another run");
+        }
         HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(1));
         client.setMaxConnectionsPerDestination(clients + 16);
         client.setMaxRequestsQueuedPerDestination(clients * 2 + 16);

@@ -7,7 +7,9 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * A progress bar on the terminal (stderr) for one step of a scenario, or nothing when progress is off.
- * Not thread-safe: the scenario's main thread updates it.
+ *
+ * <p>Thread-safety: {@link #update} may be called from any thread (the bar's state is synchronized inside
+ * the progressbar library, whose own thread redraws it); the scenario's thread updates it and closes it.
  */
 public final class Progress implements AutoCloseable {
 

@@ -13,7 +13,10 @@ import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 
 /**
  * One-off requests (probing whether an endpoint or protocol exists, the fan-out calls) on a Jetty
- * HttpClient. Thread-safe, like the client it wraps; close it to stop the client.
+ * HttpClient; close it to stop the client.
+ *
+ * <p>Thread-safety: {@link #get} may be called from any threads at once, as Jetty's HttpClient may; the
+ * client's own threads do the I/O while the caller waits. {@link #close} once nobody is waiting.
  */
 public final class SimpleHttp implements AutoCloseable {
 

@@ -4,7 +4,12 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses the durations people type ({@code 500ms}, {@code 2s}, {@code 3m}, {@code 1h}) and ISO-8601 ({@code PT2S}). Stateless. */
+/**
+ * Parses the durations people type ({@code 500ms}, {@code 2s}, {@code 3m}, {@code 1h}) and ISO-8601
+ * ({@code PT2S}), and formats them as reports show them.
+ *
+ * <p>Thread-safety: stateless.
+ */
 public final class Durations {
 
     private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");

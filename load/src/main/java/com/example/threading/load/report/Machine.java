@@ -6,7 +6,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** What the reader needs to know about the machine and JDK a report came from. Stateless. */
+/**
+ * What the reader needs to know about the machine and JDK a report came from.
+ *
+ * <p>Thread-safety: stateless.
+ */
 final class Machine {
 
     private Machine() {

@@ -12,7 +12,11 @@ import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
 
-/** The standard table and plots of a set of load phases. Stateless. */
+/**
+ * The standard table and plots of a set of load phases, built from their {@link PhaseResult} records.
+ *
+ * <p>Thread-safety: stateless; call it on the report's thread.
+ */
 public final class PhaseViews {
 
     private PhaseViews() {

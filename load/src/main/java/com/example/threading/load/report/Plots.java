@@ -16,7 +16,11 @@ import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
-/** The PNG charts of a report, drawn with XChart. Stateless. */
+/**
+ * The PNG charts of a report, drawn with XChart.
+ *
+ * <p>Thread-safety: stateless; each call draws its own chart.
+ */
 public final class Plots {
 
     private static final int WIDTH = 1000;
