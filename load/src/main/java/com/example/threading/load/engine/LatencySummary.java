@@ -21,7 +21,8 @@ public record LatencySummary(long count, double min, double mean, double p50, do
         return round(micros / 1000.0);
     }
 
+    /** Rounded to three decimals (a microsecond, for milliseconds); NaN (not measured) stays NaN. */
     public static double round(double value) {
-        return Math.round(value * 1000.0) / 1000.0;
+        return Double.isFinite(value) ? Math.round(value * 1000.0) / 1000.0 : value;
     }
 }

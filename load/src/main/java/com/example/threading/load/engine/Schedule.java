@@ -6,7 +6,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * When each request was meant to be sent. Jetty's load generator paces its sends open-loop but stamps a
  * request when it really goes out; a sender that fell behind (GC, a busy core) would hide the delay.
- * Latency measured from the intended time corrects for that coordinated omission. Thread-safe.
+ * Latency measured from the intended time corrects for that coordinated omission.
+ *
+ * <p>Thread-safety: both schedules may be asked from any thread (the generator's sender asks in order);
+ * their one piece of state, the start, is an atomic that only moves one way.
  */
 public interface Schedule {
 
@@ -20,6 +23,9 @@ public interface Schedule {
      * a request's intended time is never after it was really queued.
      */
     static Schedule fixedRate(int ratePerSecond) {
+        if (ratePerSecond <= 0) {
+            throw new IllegalArgumentException("a fixed rate must be at least 1 request/s, not " + ratePerSecond);
+        }
         long period = TimeUnit.SECONDS.toNanos(1) / ratePerSecond;
         AtomicLong anchor = new AtomicLong(Long.MAX_VALUE);
         return (sequence, queuedNanos) -> {

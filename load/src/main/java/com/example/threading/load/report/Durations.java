@@ -1,6 +1,8 @@
 package com.example.threading.load.report;
 
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,25 +19,25 @@ public final class Durations {
     private Durations() {
     }
 
-    /** The duration of {@code text}, or IllegalArgumentException saying what is accepted. */
+    /** The duration of {@code text}, or IllegalArgumentException saying what is accepted (also for values too large). */
     public static Duration parse(String text) {
-        Matcher matcher = SHORT.matcher(text.trim().toLowerCase(java.util.Locale.ROOT));
-        if (matcher.matches()) {
-            long amount = Long.parseLong(matcher.group(1));
-            switch (matcher.group(2)) {
-                case "ms":
-                    return Duration.ofMillis(amount);
-                case "s":
-                    return Duration.ofSeconds(amount);
-                case "m":
-                    return Duration.ofMinutes(amount);
-                default:
-                    return Duration.ofHours(amount);
-            }
-        }
+        Matcher matcher = SHORT.matcher(text.trim().toLowerCase(Locale.ROOT));
         try {
+            if (matcher.matches()) {
+                long amount = Long.parseLong(matcher.group(1));
+                switch (matcher.group(2)) {
+                    case "ms":
+                        return Duration.ofMillis(amount);
+                    case "s":
+                        return Duration.ofSeconds(amount);
+                    case "m":
+                        return Duration.ofMinutes(amount);
+                    default:
+                        return Duration.ofHours(amount);
+                }
+            }
             return Duration.parse(text.trim());
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (ArithmeticException | DateTimeParseException | NumberFormatException e) {
             throw new IllegalArgumentException("'" + text + "' is not a duration: use e.g. 500ms, 10s, 3m or PT10S");
         }
     }

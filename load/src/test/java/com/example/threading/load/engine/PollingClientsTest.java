@@ -1,6 +1,7 @@
 package com.example.threading.load.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.example.threading.load.target.ServerCpu;
 import com.sun.net.httpserver.HttpServer;
@@ -106,6 +107,8 @@ class PollingClientsTest {
             assertThat(withCursor.get()).isEqualTo(CLIENTS * (ITERATIONS - 1));
             assertThat(cursorAhead.get()).isZero();
             assertThat(result.latencyMs().max()).isLessThan(5_000);
+            assertThatThrownBy(() -> clients.run(System.nanoTime() + TimeUnit.SECONDS.toNanos(1), Progress.start(false, "again", 0)))
+                    .as("clients run once").isInstanceOf(IllegalStateException.class);
         } finally {
             server.stop(0);
             ticker.shutdownNow();
