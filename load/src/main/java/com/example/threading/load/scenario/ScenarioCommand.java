@@ -44,6 +44,7 @@ public abstract class ScenarioCommand implements Callable<Integer> {
     /** Runs the experiment: measures, and fills the report through the scenario's views. */
     protected abstract void run(Report report) throws Exception;
 
+    /** Runs the scenario within its hard limit, writes the report and prints its tables; 0 when the report is written. */
     @Override
     public final Integer call() throws Exception {
         String name = spec.name();
@@ -54,11 +55,14 @@ public abstract class ScenarioCommand implements Callable<Integer> {
         Duration limit = options.maxDuration;
         deadline = Deadline.after(limit);
         Duration hardLimit = limit.plusSeconds(60);
-        try (Watchdog watchdog = Watchdog.start(hardLimit, () -> {
+        Watchdog watchdog = Watchdog.start(hardLimit, () -> {
             System.err.println("hard time limit of " + Durations.format(hardLimit) + " exceeded: stopping (the service child is killed)");
             System.exit(3);
-        })) {
+        });
+        try {
             run(report);
+        } finally {
+            watchdog.close();
         }
         report.configure("max duration", limit);
         Path file = report.write();

@@ -14,11 +14,14 @@ class WatchdogTest {
     void aRunThatOverrunsItsLimitIsStoppedFromTheWatchdogsThread() throws Exception {
         CountDownLatch expired = new CountDownLatch(1);
         AtomicReference<String> thread = new AtomicReference<>();
-        try (Watchdog ignored = Watchdog.start(Duration.ofMillis(50), () -> {
+        Watchdog watchdog = Watchdog.start(Duration.ofMillis(50), () -> {
             thread.set(Thread.currentThread().getName());
             expired.countDown();
-        })) {
+        });
+        try {
             assertThat(expired.await(5, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            watchdog.close();
         }
         assertThat(thread.get()).isEqualTo("scenario-watchdog");
     }
