@@ -1,5 +1,10 @@
 package com.example.threading.load;
 
+import com.example.threading.load.scenario.ScenarioOptions;
+import com.example.threading.load.scenario.limit.LimitScenario;
+import com.example.threading.load.scenario.longpoll.LongPollScenario;
+import com.example.threading.load.scenario.probe.ProbeScenario;
+import com.example.threading.load.scenario.wave.WaveScenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -21,9 +26,6 @@ public final class LoadTool {
     /** Runs one scenario in this JVM and returns the exit status (what the tests call). */
     public static int run(String... args) {
         System.setProperty("java.awt.headless", "true");
-        return new CommandLine(LoadTool.class)
-                .registerConverter(java.time.Duration.class, Durations::parse)
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .execute(args);
+        return ScenarioOptions.configure(new CommandLine(LoadTool.class)).execute(args);
     }
 }

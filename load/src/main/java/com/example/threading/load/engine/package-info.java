@@ -1,0 +1,18 @@
+/**
+ * Measuring: the load itself and what it records, below the report and above the target.
+ *
+ * <p>Holds: {@link com.example.threading.load.engine.GeneratedLoad} (open-model phases from Jetty's load
+ * generator, paced by a {@link com.example.threading.load.engine.Schedule} so latency is measured from the
+ * intended send time), {@link com.example.threading.load.engine.PollingClients} (closed-loop long-poll
+ * clients), {@link com.example.threading.load.engine.SimpleHttp} (one-off requests),
+ * {@link com.example.threading.load.engine.PhaseRecorder} (every request's
+ * {@link com.example.threading.load.engine.Outcome}, HdrHistogram latencies and one-second intervals), the
+ * result records a phase ends in ({@link com.example.threading.load.engine.PhaseResult},
+ * {@link com.example.threading.load.engine.IntervalSample},
+ * {@link com.example.threading.load.engine.LatencySummary}), and the terminal
+ * {@link com.example.threading.load.engine.Progress} bar.
+ *
+ * <p>May depend on: {@code target} (the service's URIs and CPU). Never on {@code report} or the scenarios: the
+ * engine hands back records and knows nothing of tables, plots or files other than the raw .hlog it writes.
+ */
+package com.example.threading.load.engine;

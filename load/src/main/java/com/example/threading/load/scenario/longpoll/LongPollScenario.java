@@ -1,0 +1,123 @@
+package com.example.threading.load.scenario.longpoll;
+
+import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.PhaseRecorder;
+import com.example.threading.load.engine.PollingClients;
+import com.example.threading.load.engine.Progress;
+import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
+import com.example.threading.load.target.Target;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The async-servlet experiment: C clients × I iterations of long polls against the AsyncContext endpoint
+ * and the blocking one, events every tick, 200 Jetty worker threads. The best possible throughput is
+ * C ÷ tick period (every client answered once per event). Measures into {@link EndpointPolls} records;
+ * {@link LongPollView} presents them.
+ */
+@Command(name = "longpoll",
+        description = "C clients x I long-poll iterations against /events and /events/blocking: latency, throughput, ratio to C / tick.")
+public final class LongPollScenario extends ScenarioCommand {
+
+    @Option(names = "--clients", defaultValue = "2000", description = "Concurrent clients C (default: ${DEFAULT-VALUE})")
+    int clients;
+
+    @Option(names = "--iterations", defaultValue = "10", description = "Polls per client I (default: ${DEFAULT-VALUE})")
+    int iterations;
+
+    @Option(names = "--tick", defaultValue = "2s", description = "Event period given to the service (events.tickPeriod) (default: ${DEFAULT-VALUE})")
+    Duration tick;
+
+    @Option(names = "--threads", defaultValue = "200", description = "Jetty worker threads (server.maxThreads) (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Option(names = "--endpoints", split = ",", defaultValue = "/events,/events/blocking", description = "Endpoints (default: ${DEFAULT-VALUE})")
+    List<String> endpoints;
+
+    @Option(names = "--poll-timeout", defaultValue = "30", description = "timeout=<seconds> of each poll (default: ${DEFAULT-VALUE})")
+    int pollTimeout;
+
+    @Option(names = "--wait-next", description = "Poll without after=<id>, so every request waits for the next event (the article's form)")
+    boolean waitNext;
+
+
+    @Option(names = "--endpoint-limit", defaultValue = "300s", description = "Hard limit per endpoint (default: ${DEFAULT-VALUE})")
+    Duration endpointLimit;
+
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public LongPollScenario() {
+        super(Duration.ofSeconds(600));
+    }
+
+    @Override
+    protected void run(Report report) throws Exception {
+        double limit = LongPollView.limitPerSecond(clients, tick);
+        report.configure("clients", clients).configure("iterations", iterations).configure("tick", tick)
+                .configure("Jetty maxThreads", threads).configure("endpoints", endpoints).configure("poll timeout s", pollTimeout)
+                .configure("cursor", waitNext ? "none (every poll waits for the next event)" : "after = last id seen")
+                .configure("limit per endpoint", endpointLimit);
+        report.summary(clients + " clients each poll " + iterations + " times; an event arrives every " + tick.toMillis() + " ms, so at "
+                + "best every client is answered once per event: " + Report.num(limit) + " req/s (C ÷ tick). The article (Tomcat, "
+                + "200 workers, 2,000 × 10, 2 s): blocking 9,492 ms average, 195 req/s; AsyncContext 1,875 ms average, 939 req/s. "
+                + "Latency is per request, send to answer (closed loop per client: no coordinated-omission correction applies).");
+        Map<String, String> environment = Map.of("JETTY_MAX_THREADS", Integer.toString(threads));
+        List<String> properties = new ArrayList<>(List.of("-Ddw.server.maxThreads=" + threads));
+        if (target().configHas("events")) {
+            properties.add("-Ddw.events.tickPeriod=" + tick.toMillis() + "ms");
+        }
+        List<EndpointPolls> measured = new ArrayList<>();
+        // One service answers whether each endpoint exists, and then serves the first one that does; every
+        // later endpoint gets a fresh service, so one endpoint's backlog never weighs on the next.
+        Target spare = open(report, environment, properties);
+        List<String> present = new ArrayList<>();
+        try (SimpleHttp http = SimpleHttp.http1()) {
+            for (String endpoint : endpoints) {
+                SimpleHttp.Answer check = http.get(spare.applicationUri().resolve(endpoint + "?timeout=1"), Duration.ofSeconds(10));
+                if (check.status() == 404 || check.status() == 405) {
+                    report.note(endpoint + " answered " + check.status() + ": the endpoint does not exist in this build; skipped.");
+                } else {
+                    present.add(endpoint);
+                }
+            }
+        } catch (RuntimeException | InterruptedException e) {
+            spare.close();
+            throw e;
+        }
+        for (String endpoint : present) {
+            if (deadline().isUp()) {
+                report.note("Time limit reached: " + endpoint + " skipped.");
+                continue;
+            }
+            Target fresh = spare != null ? spare : open(report, environment, properties);
+            spare = null;
+            try (Target service = fresh) {
+                EndpointPolls polls = poll(service, endpoint, report);
+                LongPollView.add(report, polls, endpointLimit);
+                measured.add(polls);
+            }
+        }
+        if (spare != null) {
+            spare.close();
+        }
+        LongPollView.present(report, measured, clients, iterations, tick, threads);
+    }
+
+    /** Every client's polls of one endpoint, until they are done or the endpoint's time limit. */
+    private EndpointPolls poll(Target service, String endpoint, Report report) throws Exception {
+        PhaseRecorder recorder = new PhaseRecorder(endpoint, report.directory().resolve(GeneratedLoad.fileName("longpoll" + endpoint) + ".hlog"),
+                service.serverCpu());
+        PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext, recorder);
+        boolean complete;
+        try (Progress progress = progress(endpoint, (long) clients * iterations)) {
+            complete = polling.run(deadline().within(endpointLimit), progress);
+        }
+        return new EndpointPolls(endpoint, recorder.finish("HTTP/1.1", endpoint, 0), recorder.histogram(), complete,
+                polling.events(), polling.missed(), polling.noEvent(), polling.unparsable());
+    }
+}

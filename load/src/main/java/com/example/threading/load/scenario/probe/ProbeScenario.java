@@ -1,0 +1,200 @@
+package com.example.threading.load.scenario.probe;
+
+import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.Outcome;
+import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.Progress;
+import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.Schedule;
+import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.report.Durations;
+import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
+import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.Target;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.mortbay.jetty.load.generator.Resource;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Jetty's performance-test method: loaders offer a fixed rate that keeps the server busy but not
+ * saturated ("load, don't strangle"), and a probe at a low fixed rate records the latency a user would
+ * see; warm-up first, then recording; over HTTP/1.1 and h2c. Measures into {@link ProtocolRun} and
+ * {@link SearchStep} records; {@link ProbeView} presents them.
+ */
+@Command(name = "probe",
+        description = "Fixed-rate loaders plus a low-rate latency probe, warm-up then recording, over HTTP/1.1 and h2c.")
+public final class ProbeScenario extends ScenarioCommand {
+
+    private static final String H2C_OVERRIDE = "-Ddw.server.applicationConnectors[0].type=h2c";
+
+    @Option(names = "--path", defaultValue = "/work/blocking?ms=0", description = "What loaders and probe request (default: ${DEFAULT-VALUE})")
+    String path;
+
+    @Option(names = "--rate", defaultValue = "1000", description = "Total loader rate in requests/s (default: ${DEFAULT-VALUE})")
+    int rate;
+
+    @Option(names = "--loaders", defaultValue = "2", description = "Loaders sharing that rate, each its own client (default: ${DEFAULT-VALUE})")
+    int loaders;
+
+    @Option(names = "--probe-rate", defaultValue = "100", description = "Probe rate in requests/s (default: ${DEFAULT-VALUE})")
+    int probeRate;
+
+    @Option(names = "--warmup", defaultValue = "60s", description = "Warm-up, not recorded (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(names = "--record", defaultValue = "180s", description = "Recording (default: ${DEFAULT-VALUE})")
+    Duration record;
+
+    @Option(names = "--protocols", split = ",", defaultValue = "HTTP1,H2C", description = "HTTP1 and/or H2C (default: ${DEFAULT-VALUE})")
+    List<Protocol> protocols;
+
+    @Option(names = "--find-rate", description = "After the warm-up, search the loader rate that keeps the server near --target-cpu")
+    boolean findRate;
+
+    @Option(names = "--target-cpu", defaultValue = "50", description = "Server CPU to aim for with --find-rate, %% of all cores (default: ${DEFAULT-VALUE})")
+    double targetCpu;
+
+    @Option(names = "--search-step", defaultValue = "5s", description = "Length of each rate-search step (default: ${DEFAULT-VALUE})")
+    Duration searchStep;
+
+    @Option(names = "--search-steps", defaultValue = "6", description = "Most rate-search steps (default: ${DEFAULT-VALUE})")
+    int searchSteps;
+
+    @Option(names = "--idle-timeout", defaultValue = "30s", description = "Client idle timeout per request (default: ${DEFAULT-VALUE})")
+    Duration idleTimeout;
+
+
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public ProbeScenario() {
+        super(Duration.ofSeconds(1200));
+    }
+
+    @Override
+    protected void run(Report report) throws Exception {
+        report.configure("path", path).configure("loader rate", rate).configure("loaders", loaders).configure("probe rate", probeRate)
+                .configure("warm-up", warmup).configure("record", record).configure("protocols", protocols)
+                .configure("find rate", findRate).configure("target CPU %", targetCpu).configure("client idle timeout", idleTimeout);
+        report.summary("Loaders offer a fixed total rate (open model) to `" + path + "` while a probe sends " + probeRate
+                + " req/s and records latency from each request's intended send time (corrected for coordinated omission). "
+                + "The probe's percentiles are the answer; the loaders only keep the server busy. Warm-up " + Durations.format(warmup)
+                + ", then recording " + Durations.format(record) + ", per protocol, each on a fresh service. On this machine the tool and the "
+                + "service share the same " + CpuClock.cores() + " cores: the tool's own CPU is reported next to the server's.");
+        List<ProtocolRun> runs = new ArrayList<>();
+        for (Protocol protocol : protocols) {
+            if (deadline().isUp()) {
+                report.note("Time limit reached: " + protocol.label() + " skipped.");
+                continue;
+            }
+            try (Target service = openFor(protocol, report)) {
+                if (service == null) {
+                    continue;
+                }
+                // Warm up first: a fresh service spends its first minute compiling its hot paths, and CPU
+                // measured then says little about the rate it sustains.
+                List<GeneratedLoad> warm = phase(service, protocol, "warmup", warmup, rate, report);
+                ProbeView.warmup(report, protocol, warmup, warm.get(0).result());
+                int loaderRate = findRate ? searchRate(service, protocol, report) : rate;
+                List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
+                Map<String, Histogram> histograms = new LinkedHashMap<>();
+                loads.forEach(load -> histograms.put(load.result().name(), load.histogram()));
+                ProtocolRun run = new ProtocolRun(protocol, loaderRate, loads.stream().map(GeneratedLoad::result).toList(), histograms);
+                ProbeView.recorded(report, run, record);
+                runs.add(run);
+            }
+        }
+        ProbeView.present(report, path, runs);
+    }
+
+    /** Warm-up or recording: the probe and the loaders side by side; returns them (finished) for the caller. */
+    private List<GeneratedLoad> phase(Target service, Protocol protocol, String stage, Duration length, int loaderRate, Report report)
+            throws InterruptedException {
+        List<GeneratedLoad> loads = new ArrayList<>();
+        String suffix = protocol.name().toLowerCase(java.util.Locale.ROOT) + "-" + stage;
+        loads.add(load(service, "probe-" + suffix, protocol, probeRate, length, report));
+        int perLoader = Math.max(1, loaderRate / loaders);
+        for (int i = 1; i <= loaders; i++) {
+            loads.add(load(service, "loader" + i + "-" + suffix, protocol, perLoader, length, report));
+        }
+        long expected = (probeRate + (long) perLoader * loaders) * length.toSeconds();
+        try (Progress progress = progress(protocol.label() + " " + stage, expected)) {
+            GeneratedLoad.runTogether(loads, deadline().within(length.plus(idleTimeout).plusSeconds(10)), progress);
+        }
+        return loads;
+    }
+
+    private GeneratedLoad load(Target service, String name, Protocol protocol, int ratePerSecond, Duration length, Report report) {
+        GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, ratePerSecond, 0, length, 1, idleTimeout);
+        return new GeneratedLoad(service, spec, Schedule.fixedRate(ratePerSecond), report.directory());
+    }
+
+    /** Proportional search: run the loaders alone for a short step, scale the rate by target/measured CPU, repeat. */
+    private int searchRate(Target service, Protocol protocol, Report report) throws InterruptedException {
+        if (!service.serverCpu().measured()) {
+            report.note("--find-rate needs the server's CPU (start the service with the tool, or give --server-pid): using --rate " + rate + ".");
+            return rate;
+        }
+        int current = rate;
+        List<SearchStep> steps = new ArrayList<>();
+        for (int step = 1; step <= searchSteps && !deadline().isUp(); step++) {
+            GeneratedLoad load = load(service, "search-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-" + step, protocol,
+                    current, searchStep, report);
+            PhaseResult result;
+            try (Progress progress = progress(protocol.label() + " rate search " + current + "/s", current * searchStep.toSeconds())) {
+                result = GeneratedLoad.runTogether(List.of(load), deadline().within(searchStep.plus(idleTimeout)), progress).get(0);
+            }
+            double cpu = result.serverCpuPercent();
+            steps.add(new SearchStep(step, current, result.okPerSecond(), cpu));
+            if (Math.abs(cpu - targetCpu) <= 5 || Double.isNaN(cpu)) {
+                break;
+            }
+            if (cpu < targetCpu && (result.count(Outcome.OK) < 0.8 * result.sent() || result.okPerSecond() < 0.7 * current)) {
+                // Not keeping up below the target CPU: the limit is elsewhere (a pool, the protocol, or CPU the
+                // machine's other processes took). Raising the rate would only strangle it: back off instead.
+                int backedOff = Math.max(1, (int) Math.round(result.okPerSecond() * 0.7));
+                report.note(protocol.label() + " rate search: at " + current + "/s the service answered only "
+                        + Report.num(result.okPerSecond()) + " 2xx/s at " + Report.num(cpu) + " % server CPU; it cannot reach the "
+                        + "target CPU here, so the loaders run at " + backedOff + "/s.");
+                current = backedOff;
+                break;
+            }
+            double factor = cpu <= 0 ? 2.0 : Math.max(0.5, Math.min(2.0, targetCpu / cpu));
+            current = Math.max(1, (int) Math.round(current * factor));
+        }
+        ProbeView.rateSearch(report, protocol, targetCpu, steps);
+        return current;
+    }
+
+    /** A fresh service that speaks the protocol, or null (with a note) when it cannot. */
+    private Target openFor(Protocol protocol, Report report) throws Exception {
+        Target service = open(report, Map.of(), List.of());
+        if (protocol == Protocol.HTTP1 || speaksH2c(service)) {
+            return service;
+        }
+        service.close();
+        if (target().runningService().isPresent()) {
+            report.note("h2c skipped: the service at " + target().runningService().get() + " does not speak HTTP/2 clear text.");
+            return null;
+        }
+        Target h2c = open(report, Map.of(), List.of(H2C_OVERRIDE));
+        if (speaksH2c(h2c)) {
+            report.note("The service's config.yml connector does not speak h2c: for h2c it was started with " + H2C_OVERRIDE + ".");
+            return h2c;
+        }
+        h2c.close();
+        report.note("h2c skipped: the service did not answer HTTP/2 clear text even with " + H2C_OVERRIDE + ".");
+        return null;
+    }
+
+    private boolean speaksH2c(Target service) throws InterruptedException {
+        try (SimpleHttp http = SimpleHttp.h2c()) {
+            return http.get(service.applicationUri().resolve(path), Duration.ofSeconds(5)).status() > 0;
+        }
+    }
+}

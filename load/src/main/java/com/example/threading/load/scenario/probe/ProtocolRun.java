@@ -1,0 +1,39 @@
+package com.example.threading.load.scenario.probe;
+
+import com.example.threading.load.engine.Outcome;
+import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.Protocol;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The recording of one protocol: the loader rate it ran at (as given, or as the rate search left it), the
+ * recorded phases (the probe first, then each loader) and their 2xx latency histograms by phase name.
+ *
+ * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
+ */
+record ProtocolRun(Protocol protocol, int loaderRate, List<PhaseResult> recorded,
+                   Map<String, Histogram> histograms) {
+
+    ProtocolRun {
+        if (recorded.isEmpty()) {
+            throw new IllegalArgumentException("a protocol run records at least its probe");
+        }
+        recorded = List.copyOf(recorded);
+        histograms = Collections.unmodifiableMap(new LinkedHashMap<>(histograms));
+    }
+
+    /** The probe's phase: the latency a user would see. */
+    PhaseResult probe() {
+        return recorded.get(0);
+    }
+
+    /** 2xx answers per second of all loaders together, over the probe's duration. */
+    double loaderOkPerSecond() {
+        long loaderOk = recorded.subList(1, recorded.size()).stream().mapToLong(phase -> phase.count(Outcome.OK)).sum();
+        return loaderOk / probe().durationSeconds();
+    }
+}

@@ -1,0 +1,67 @@
+package com.example.threading.load.target;
+
+import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The service under load: either a child process this tool started (and stops on {@link #close()}), or a
+ * running one given by URL. It also carries what a report must say about it: {@link #facts()} (which jar,
+ * JDK and overrides) and {@link #caveats()} (overrides not applied, CPU not measured).
+ *
+ * <p>Thread-safety: immutable apart from the child process, whose {@link ServiceProcess#close()} may be called
+ * from any thread; every accessor may be called from any thread.
+ */
+public final class Target implements AutoCloseable {
+
+    private final URI applicationUri;
+    private final Optional<URI> adminUri;
+    private final ServerCpu serverCpu;
+    private final Optional<ServiceProcess> child;
+    private final Map<String, String> facts;
+    private final List<String> caveats;
+
+    Target(URI applicationUri, Optional<URI> adminUri, ServerCpu serverCpu, Optional<ServiceProcess> child,
+           Map<String, String> facts, List<String> caveats) {
+        this.applicationUri = applicationUri;
+        this.adminUri = adminUri;
+        this.serverCpu = serverCpu;
+        this.child = child;
+        this.facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
+        this.caveats = List.copyOf(caveats);
+    }
+
+    /** Base URI of the application connector. */
+    public URI applicationUri() {
+        return applicationUri;
+    }
+
+    /** Base URI of the admin connector, when known. */
+    public Optional<URI> adminUri() {
+        return adminUri;
+    }
+
+    /** The server process for CPU sampling, when known. */
+    public ServerCpu serverCpu() {
+        return serverCpu;
+    }
+
+    /** Facts for the report's "Machine and JDK" table, in the order they should appear (empty for --url). */
+    public Map<String, String> facts() {
+        return facts;
+    }
+
+    /** Sentences the reader must see about this target (e.g. overrides that were not applied). */
+    public List<String> caveats() {
+        return caveats;
+    }
+
+    /** Stops the child this tool started; a running service given by URL is left alone. */
+    @Override
+    public void close() {
+        child.ifPresent(ServiceProcess::close);
+    }
+}

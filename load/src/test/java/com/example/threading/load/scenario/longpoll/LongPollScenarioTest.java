@@ -1,0 +1,50 @@
+package com.example.threading.load.scenario.longpoll;
+
+import static com.example.threading.load.scenario.ReportAssertions.assertReportFiles;
+import static com.example.threading.load.scenario.ReportAssertions.phase;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.threading.load.scenario.ReportAssertions;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LongPollScenarioTest {
+
+    private static final int CLIENTS = 40;
+    private static final int ITERATIONS = 3;
+
+    @BeforeAll
+    static void serviceJarIsBuilt() {
+        ReportAssertions.requireServiceJar();
+    }
+
+    @Test
+    void clientsPollEachEndpointTheirIterationsOrTheMissingEndpointIsReported(@TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "longpoll", "--clients", Integer.toString(CLIENTS), "--iterations", Integer.toString(ITERATIONS),
+                "--tick", "500ms", "--threads", "60", "--poll-timeout", "5", "--endpoint-limit", "40s", "--max-duration", "100s");
+        assertThat(folder.resolve("report.md")).isNotEmptyFile();
+        assertThat(folder.resolve("results.json")).isNotEmptyFile();
+        JsonNode results = new com.fasterxml.jackson.databind.ObjectMapper().readTree(folder.resolve("results.json").toFile());
+        String notes = results.path("notes").toString();
+        for (String endpoint : new String[] {"/events", "/events/blocking"}) {
+            if (notes.contains(endpoint + " answered 404")) {
+                // Not in this build yet: skipped, and the report says so.
+                assertThat(results.path("data").path("longpoll").has(endpoint)).isFalse();
+                continue;
+            }
+            assertReportFiles(folder);
+            JsonNode poll = phase(results, endpoint);
+            assertThat(poll.path("sent").asLong()).as(endpoint).isEqualTo((long) CLIENTS * ITERATIONS);
+            assertThat(poll.path("outcomes").path("OK").asLong()).as(endpoint).isEqualTo((long) CLIENTS * ITERATIONS);
+            JsonNode data = results.path("data").path("longpoll").path(endpoint);
+            assertThat(data.path("complete").asBoolean()).isTrue();
+            assertThat(data.path("events").asLong()).as("events received").isPositive();
+            // At best every client is answered once per tick: C / tick = 80 req/s.
+            assertThat(data.path("ratioToLimit").asDouble()).isPositive().isLessThanOrEqualTo(1.5);
+        }
+        assertThat(results.path("tables").get(0).path("title").asText()).contains(CLIENTS + " clients × " + ITERATIONS + " iterations");
+    }
+}

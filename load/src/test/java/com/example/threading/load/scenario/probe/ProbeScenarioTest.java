@@ -1,0 +1,48 @@
+package com.example.threading.load.scenario.probe;
+
+import static com.example.threading.load.scenario.ReportAssertions.assertReportFiles;
+import static com.example.threading.load.scenario.ReportAssertions.phase;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.threading.load.scenario.ReportAssertions;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProbeScenarioTest {
+
+    @BeforeAll
+    static void serviceJarIsBuilt() {
+        ReportAssertions.requireServiceJar();
+    }
+
+    @Test
+    void probeAndLoadersRecordOverHttp1AndH2cWithTheServersCpu(@TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "probe", "--path", "/work/blocking?ms=1", "--rate", "100", "--loaders", "2",
+                "--probe-rate", "20", "--warmup", "1s", "--record", "3s", "--protocols", "HTTP1,H2C",
+                "--find-rate", "--target-cpu", "50", "--search-step", "1s", "--search-steps", "2", "--max-duration", "90s");
+        JsonNode results = assertReportFiles(folder);
+        assertThat(folder.resolve("percentiles.png")).isNotEmptyFile();
+        assertThat(folder.resolve("throughput.png")).isNotEmptyFile();
+        assertThat(folder.resolve("latency.png")).isNotEmptyFile();
+
+        for (String protocol : new String[] {"http1", "h2c"}) {
+            JsonNode probe = phase(results, "probe-" + protocol + "-record");
+            // 20 req/s for about 3 s, every one answered 2xx with at least the 1 ms of work.
+            assertThat(probe.path("sent").asLong()).as(protocol).isBetween(40L, 100L);
+            assertThat(probe.path("outcomes").path("OK").asLong()).as(protocol).isEqualTo(probe.path("sent").asLong());
+            assertThat(probe.path("latencyMs").path("min").asDouble()).as(protocol).isGreaterThanOrEqualTo(1.0);
+            assertThat(probe.path("serverCpuPercent").asDouble()).as("server CPU measured").isPositive();
+            assertThat(probe.path("protocol").asText()).isEqualTo(protocol.equals("h2c") ? "h2c" : "HTTP/1.1");
+            JsonNode loader = phase(results, "loader1-" + protocol + "-record");
+            assertThat(loader.path("sent").asLong()).as(protocol).isPositive();
+            assertThat(loader.path("outcomes").path("OK").asLong()).isEqualTo(loader.path("sent").asLong());
+        }
+        JsonNode titles = results.path("tables").findValues("title").stream().collect(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance::arrayNode,
+                com.fasterxml.jackson.databind.node.ArrayNode::add, com.fasterxml.jackson.databind.node.ArrayNode::addAll);
+        assertThat(titles.toString()).contains("Rate search for HTTP/1.1").contains("Rate search for h2c").contains("Probe latency under load");
+        assertThat(results.path("tables").get(results.path("tables").size() - 2).path("rows")).as("one headline row per protocol").hasSize(2);
+    }
+}
