@@ -1,10 +1,10 @@
 package com.example.threading.longpoll;
 
-import com.codahale.metrics.Meter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -15,7 +15,9 @@ import java.util.Locale;
 
 /**
  * {@code POST /events}: checks the bearer token (when one is configured), the media type and the size, parses
- * the body as JSON and hands it to the {@link EventSink}. Answers {@code 200} with the published event.
+ * the body as JSON and hands it to the {@link EventSink}. The request then waits in async mode for the sink's
+ * stage ({@link PublishRequest}): {@code 200} with the published event, or {@code 503} when the stream cannot
+ * take it.
  *
  * <p>Thread-safety: immutable; called concurrently from Jetty worker threads.
  */
@@ -26,9 +28,12 @@ final class EventPublishing {
     private final JsonResponses json;
     private final long maxBytes;
     private final byte[] expectedAuthorization;
-    private final Meter refused;
+    private final long publishTimeoutMs;
+    private final long retryAfterSeconds;
+    private final PublishMetrics metrics;
 
-    EventPublishing(EventSink sink, ObjectMapper mapper, JsonResponses json, long maxBytes, String publishToken, Meter refused) {
+    EventPublishing(EventSink sink, ObjectMapper mapper, JsonResponses json, long maxBytes, String publishToken,
+                    long publishTimeoutMs, long retryAfterSeconds, PublishMetrics metrics) {
         this.sink = sink;
         this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.json = json;
@@ -36,7 +41,9 @@ final class EventPublishing {
         this.expectedAuthorization = publishToken == null || publishToken.isBlank()
                 ? null
                 : ("Bearer " + publishToken.trim()).getBytes(StandardCharsets.UTF_8);
-        this.refused = refused;
+        this.publishTimeoutMs = publishTimeoutMs;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.metrics = metrics;
     }
 
     /** True when a bearer token is required. */
@@ -44,10 +51,10 @@ final class EventPublishing {
         return expectedAuthorization != null;
     }
 
-    /** Handles one publish request on the calling (container) thread. */
+    /** Checks and reads one publish request on the calling (container) thread, then publishes it without waiting. */
     void publish(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (expectedAuthorization != null && !authorized(request.getHeader("Authorization"))) {
-            refused.mark();
+            metrics.refused.mark();
             discardBody(request, response);
             response.setHeader("WWW-Authenticate", "Bearer realm=\"events\"");
             json.writeError(response, 401, "a valid bearer token is required to publish");
@@ -55,14 +62,14 @@ final class EventPublishing {
         }
         String contentType = request.getContentType();
         if (contentType == null || !isJson(contentType)) {
-            refused.mark();
+            metrics.refused.mark();
             discardBody(request, response);
             json.writeError(response, 415, "the body must be JSON (Content-Type: application/json)");
             return;
         }
         long declaredLength = request.getContentLengthLong();
         if (declaredLength > maxBytes) {
-            refused.mark();
+            metrics.refused.mark();
             tooLarge(response);
             return;
         }
@@ -71,7 +78,7 @@ final class EventPublishing {
             body = in.readNBytes((int) maxBytes + 1);
         }
         if (body.length > maxBytes) {
-            refused.mark();
+            metrics.refused.mark();
             tooLarge(response);
             return;
         }
@@ -82,11 +89,15 @@ final class EventPublishing {
             data = null;
         }
         if (data == null || data.isMissingNode()) {
-            refused.mark();
+            metrics.refused.mark();
             json.writeError(response, 400, "the body is not one JSON value");
             return;
         }
-        json.write(response, 200, json.bytes(sink.publish(data)));
+        AsyncContext context = request.startAsync();
+        context.setTimeout(publishTimeoutMs + PublishRequest.BACKSTOP_MARGIN_MS);
+        PublishRequest exchange = new PublishRequest(context, json, metrics, retryAfterSeconds);
+        context.addListener(exchange);
+        exchange.publish(sink, data, publishTimeoutMs);
     }
 
     /**

@@ -1,14 +1,23 @@
 package com.example.threading.longpoll;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Where publishers hand event data: the ticker and {@code POST /events}. The in-process sink numbers the
- * event and delivers it to the hub at once; a shared sink (e.g. Redis pub/sub) would number it across
- * instances and publish it to every instance's {@link EventSource}.
+ * event and delivers it to the hub at once; a shared sink (e.g. Redis Streams) numbers it across instances and
+ * delivers it to every instance's {@link EventSource}, and may take a network round trip to do so.
+ *
+ * <p>Contract for implementations: {@link #publish} must not block the calling thread (it is a Jetty thread for
+ * {@code POST /events}), and the returned stage must complete, normally or exceptionally, within a bounded time
+ * (e.g. the store client's command timeout); callers answer their clients from its completion, on whatever
+ * thread completes it, and do only non-blocking work there.
  */
 public interface EventSink {
 
-    /** Publishes {@code data} and returns the event as numbered and timestamped by the stream. */
-    Event publish(JsonNode data);
+    /**
+     * Publishes {@code data}; completes with the event as numbered and timestamped by the stream, or exceptionally
+     * when the stream cannot take it (e.g. its backing store is unreachable). Must complete within a bounded time.
+     */
+    CompletionStage<Event> publish(JsonNode data);
 }

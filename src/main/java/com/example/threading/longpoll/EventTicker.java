@@ -1,17 +1,25 @@
 package com.example.threading.longpoll;
 
+import com.codahale.metrics.Meter;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dropwizard.lifecycle.Managed;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Publishes {@code {"tick":n}} every period while the server runs: the "an event every 2 s" of the
- * async-servlet experiment.
+ * async-servlet experiment. The scheduler thread only starts each publish; a tick that the stream fails (or does
+ * not take within {@code publishTimeout}) is counted in {@code events.tick.failures}; one WARN line without stack
+ * trace when a run of failures begins and one INFO line when ticks get through again, so a stream that is down for
+ * an hour does not flood the log. Ticking goes on regardless.
  *
- * <p>Thread-safety: {@code ticks} is only touched by the single scheduler thread; start/stop come from the lifecycle.
+ * <p>Thread-safety: {@code ticks} is only touched by the single scheduler thread; publish outcomes arrive on any
+ * thread and only touch the atomic {@code failuresInARow} and the thread-safe meter; start/stop come from the lifecycle.
  */
 final class EventTicker implements Managed {
 
@@ -20,12 +28,17 @@ final class EventTicker implements Managed {
     private final EventSink sink;
     private final ScheduledExecutorService scheduler;
     private final long periodMs;
+    private final long publishTimeoutMs;
+    private final Meter failures;
+    private final AtomicInteger failuresInARow = new AtomicInteger();
     private long ticks;
 
-    EventTicker(EventSink sink, ScheduledExecutorService scheduler, long periodMs) {
+    EventTicker(EventSink sink, ScheduledExecutorService scheduler, long periodMs, long publishTimeoutMs, Meter failures) {
         this.sink = sink;
         this.scheduler = scheduler;
         this.periodMs = periodMs;
+        this.publishTimeoutMs = publishTimeoutMs;
+        this.failures = failures;
     }
 
     @Override
@@ -39,11 +52,36 @@ final class EventTicker implements Managed {
     }
 
     private void tick() {
-        try {
-            sink.publish(JsonNodeFactory.instance.objectNode().put("tick", ++ticks));
-        } catch (RuntimeException e) {
-            // An exception would cancel the periodic task: log it and keep ticking.
-            LOG.warn("tick {} could not be published", ticks, e);
+        long tick = ++ticks;
+        // BoundedPublish never throws, so the periodic task is never cancelled by an exception.
+        BoundedPublish.publish(sink, JsonNodeFactory.instance.objectNode().put("tick", tick), publishTimeoutMs)
+                .whenComplete((event, failure) -> {
+                    if (failure == null) {
+                        published(tick);
+                    } else {
+                        failed(tick, failure);
+                    }
+                });
+    }
+
+    private void published(long tick) {
+        int failed = failuresInARow.getAndSet(0);
+        if (failed > 0) {
+            LOG.info("tick {} published: the event stream takes ticks again after {} failed", tick, failed);
         }
+    }
+
+    private void failed(long tick, Throwable failure) {
+        failures.mark();
+        if (failuresInARow.getAndIncrement() == 0) {
+            LOG.warn("tick {} could not be published, ticking on (logged again when a tick gets through): {}", tick, describe(failure));
+        } else {
+            LOG.debug("tick {} could not be published: {}", tick, describe(failure));
+        }
+    }
+
+    private String describe(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof TimeoutException ? "no answer within " + publishTimeoutMs + " ms" : cause.toString();
     }
 }

@@ -59,7 +59,17 @@ public final class EventsConfiguration {
     @JsonProperty
     private int maxParked = 20_000;
 
-    /** Retry-After sent with the 503 of a full hub. */
+    /**
+     * Longest wait for the event stream to take a published event; beyond it {@code POST /events} gets 503 (the
+     * stream may still publish it). The in-process stream takes it at once.
+     */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration publishTimeout = Duration.seconds(5);
+
+    /** Retry-After sent with the 503 of a full hub, and of a publish the stream could not take. */
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.SECONDS)
     @JsonProperty
@@ -109,6 +119,10 @@ public final class EventsConfiguration {
 
     int getMaxParked() {
         return maxParked;
+    }
+
+    Duration getPublishTimeout() {
+        return publishTimeout;
     }
 
     Duration getRetryAfter() {

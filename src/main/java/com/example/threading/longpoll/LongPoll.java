@@ -52,7 +52,8 @@ public final class LongPoll {
         if (tickMs > 0) {
             ScheduledExecutorService scheduler = environment.lifecycle()
                     .scheduledExecutorService("events-ticker-%d").threads(1).build();
-            environment.lifecycle().manage(new EventTicker(sink, scheduler, tickMs));
+            environment.lifecycle().manage(new EventTicker(sink, scheduler, tickMs,
+                    configuration.getPublishTimeout().toMilliseconds(), metrics.meter("events.tick.failures")));
         }
         environment.lifecycle().addEventListener(
                 new StopAnsweringParkedPolls(hub, configuration.getShutdownTimeout().toMilliseconds()));
@@ -60,7 +61,9 @@ public final class LongPoll {
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
                 configuration.getMaxTimeout().toSeconds(), json);
         EventPublishing publishing = new EventPublishing(sink, environment.getObjectMapper(), json,
-                configuration.getMaxEventSize().toBytes(), configuration.getPublishToken(), hubMetrics.publishRefused);
+                configuration.getMaxEventSize().toBytes(), configuration.getPublishToken(),
+                configuration.getPublishTimeout().toMilliseconds(), configuration.getRetryAfter().toSeconds(),
+                new PublishMetrics(metrics));
 
         ServletRegistration.Dynamic async = environment.servlets()
                 .addServlet("events", new LongPollServlet(hub, publishing, json, limits));

@@ -6,7 +6,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 
 /**
- * The hub's meters, histogram and timer, all named {@code events.*} (gauges are registered by {@link LongPoll}).
+ * The hub's meters, histogram and timer, all named {@code events.*} (gauges are registered by {@link LongPoll};
+ * the publish endpoint's meters are in {@link PublishMetrics}).
  *
  * <p>Thread-safety: immutable holder of thread-safe Metrics objects.
  */
@@ -22,7 +23,6 @@ final class LongPollMetrics {
     final Meter disconnects;
     final Meter shutdownAnswers;
     final Meter blockingTimeouts;
-    final Meter publishRefused;
 
     LongPollMetrics(MetricRegistry registry) {
         published = registry.meter("events.published");
@@ -35,6 +35,5 @@ final class LongPollMetrics {
         disconnects = registry.meter("events.disconnects");
         shutdownAnswers = registry.meter("events.shutdown-answers");
         blockingTimeouts = registry.meter("events.blocking.timeouts");
-        publishRefused = registry.meter("events.publish.refused");
     }
 }

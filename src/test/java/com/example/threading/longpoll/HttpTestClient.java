@@ -36,13 +36,21 @@ final class HttpTestClient {
     }
 
     HttpResponse<String> publish(String json, String token) {
+        return send(publishRequest(json, token));
+    }
+
+    HttpRequest publishRequest(String json, String token) {
         HttpRequest.Builder builder = request("/events")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json));
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }
-        return send(builder.build());
+        return builder.build();
+    }
+
+    HttpClient client() {
+        return client;
     }
 
     HttpResponse<String> send(HttpRequest request) {

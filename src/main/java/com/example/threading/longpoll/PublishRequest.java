@@ -1,0 +1,137 @@
+package com.example.threading.longpoll;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@code POST /events} in async mode, from its parsed body to its answer: hands the data to the
+ * {@link EventSink} and answers from the completion of the sink's stage, {@code 200} with the event, or {@code 503}
+ * when the stream fails or has not taken the event within {@code publishTimeout}. No thread waits for the stream.
+ *
+ * <p>Thread-safety: the outcome may come from any thread: the publishing Jetty thread (the in-process stream
+ * completes at once), a store client's I/O thread, or the JDK's delay scheduler ({@code orTimeout}); Jetty's own
+ * async timeout, a backstop set a little later than ours, runs on one of Jetty's threads. The first outcome wins
+ * one compare-and-set ({@code answer}) and queues a {@link NonBlockingAnswer}; the right to write is claimed when
+ * the write starts ({@code claimed}), so that Jetty's timeout, which it never runs at the same time as a write
+ * callback of the same request, either finds the write under way or claims it and writes the decided answer
+ * itself (a request left unanswered by {@code onTimeout} would get Jetty's own 500).
+ */
+final class PublishRequest implements AsyncListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PublishRequest.class);
+
+    /** Jetty's async timeout fires this long after our own deadlines: it only catches what they missed. */
+    static final long BACKSTOP_MARGIN_MS = 1000;
+
+    static final String UNAVAILABLE_MESSAGE = "event stream unavailable, retry later";
+
+    private final AsyncContext context;
+    private final JsonResponses json;
+    private final PublishMetrics metrics;
+    private final long retryAfterSeconds;
+    private final AtomicReference<Answer> answer = new AtomicReference<>();
+    private final AtomicBoolean claimed = new AtomicBoolean();
+
+    /** A request already in async mode; the caller adds this as its listener and sets the backstop timeout. */
+    PublishRequest(AsyncContext context, JsonResponses json, PublishMetrics metrics, long retryAfterSeconds) {
+        this.context = context;
+        this.json = json;
+        this.metrics = metrics;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** Publishes {@code data}; the answer is written when the sink's stage completes or {@code timeoutMs} passes. */
+    void publish(EventSink sink, JsonNode data, long timeoutMs) {
+        BoundedPublish.publish(sink, data, timeoutMs).whenComplete(this::published);
+    }
+
+    private void published(Event event, Throwable failure) {
+        if (failure == null) {
+            answer(new Answer(200, Map.of(), json.bytes(event)));
+            return;
+        }
+        metrics.failures.mark();
+        if (failure instanceof TimeoutException) {
+            LOG.debug("the event stream did not take an event in time");
+        } else {
+            LOG.debug("the event stream refused an event: {}", failure.toString());
+        }
+        answer(unavailable());
+    }
+
+    private Answer unavailable() {
+        return new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), json.error(503, UNAVAILABLE_MESSAGE));
+    }
+
+    /** Queues {@code decided} as the answer unless an earlier outcome was already queued. */
+    void answer(Answer decided) {
+        if (answer.compareAndSet(null, decided)) {
+            NonBlockingAnswer.send(context, decided.status(), decided.headers(), decided.body(),
+                    () -> claimed.compareAndSet(false, true), metrics.disconnects);
+        }
+    }
+
+    /** Jetty's backstop: writes the decided answer, or 503, unless the write has started. */
+    @Override
+    public void onTimeout(AsyncEvent event) throws IOException {
+        if (!claimed.compareAndSet(false, true)) {
+            return; // the answer is being written
+        }
+        Answer decided = answer.get();
+        if (decided == null) {
+            Answer late = unavailable();
+            if (answer.compareAndSet(null, late)) {
+                metrics.failures.mark();
+            }
+            decided = answer.get(); // late, or an outcome that came meanwhile (its queued write will find the claim taken)
+        }
+        HttpServletResponse response = (HttpServletResponse) context.getResponse();
+        response.setStatus(decided.status());
+        decided.headers().forEach(response::setHeader);
+        response.setContentType(JsonResponses.JSON);
+        response.setContentLength(decided.body().length);
+        ServletOutputStream out = response.getOutputStream();
+        if (out.isReady()) {
+            out.write(decided.body()); // at most a few hundred bytes into an empty buffer
+        }
+        context.complete();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+        // The connection failed: nobody to answer. Jetty completes the request.
+        if (claimed.compareAndSet(false, true)) {
+            metrics.disconnects.mark();
+            try {
+                context.complete();
+            } catch (IllegalStateException alreadyCompleted) {
+                // Jetty completed it itself.
+            }
+        }
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+        // Nothing held: the answer and the stage's callback only refer to this object.
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+        // Started once.
+    }
+
+    /** A complete JSON answer. */
+    record Answer(int status, Map<String, String> headers, byte[] body) {
+    }
+}

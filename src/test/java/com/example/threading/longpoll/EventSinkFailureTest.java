@@ -1,0 +1,150 @@
+package com.example.threading.longpoll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jackson.Jackson;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code POST /events} against sinks that fail, throw, never answer or answer late, on a real Jetty with the
+ * long-poll servlet (the application always runs the in-process stream, which cannot fail): a 503 JSON answer with
+ * Retry-After, counted, never a 500; and no Jetty thread held while a stage is pending.
+ */
+class EventSinkFailureTest {
+
+    private static final long SHORT_TIMEOUT_MS = 500;
+    private static final long LONG_TIMEOUT_MS = 60_000;
+    private static final int JETTY_THREADS = 16;
+
+    private final ObjectMapper mapper = Jackson.newObjectMapper();
+    private final MetricRegistry metrics = new MetricRegistry();
+    private final AtomicLong ids = new AtomicLong();
+    private volatile Function<JsonNode, CompletionStage<Event>> behaviour;
+    private Server server;
+    private HttpTestClient http;
+
+    /** Starts Jetty with the servlet; each test sets its publish timeout (a short one to see it fire, else a long one). */
+    private void startJetty(long publishTimeoutMs) throws Exception {
+        JsonResponses json = new JsonResponses(mapper);
+        EventHub hub = new EventHub(16, 100, 1, Runnable::run, json, new LongPollMetrics(metrics));
+        EventSink sink = data -> behaviour.apply(data);
+        EventPublishing publishing = new EventPublishing(sink, mapper, json, 4096, null,
+                publishTimeoutMs, 1, new PublishMetrics(metrics));
+        QueuedThreadPool pool = new QueuedThreadPool(JETTY_THREADS, 4);
+        server = new Server(pool);
+        ServerConnector connector = new ServerConnector(server, 1, 1);
+        connector.setHost("127.0.0.1");
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        ServletHolder servlet = new ServletHolder(new LongPollServlet(hub, publishing, json, new PollLimits(5, 10, json)));
+        servlet.setAsyncSupported(true);
+        context.addServlet(servlet, "/events");
+        server.setHandler(context);
+        server.start();
+        http = new HttpTestClient(connector.getLocalPort());
+    }
+
+    @AfterEach
+    void stopJetty() throws Exception {
+        if (server != null) {
+            server.stop();
+        }
+    }
+
+    @Test
+    void aFailedStageIsA503WithRetryAfterAndCounted() throws Exception {
+        startJetty(LONG_TIMEOUT_MS);
+        behaviour = data -> CompletableFuture.failedFuture(new IllegalStateException("store unreachable"));
+        assertUnavailable(http.publish("{\"a\":1}", null));
+        assertThat(failures()).isEqualTo(1);
+    }
+
+    @Test
+    void aSinkThatThrowsInsteadOfFailingItsStageIsAnswered503Too() throws Exception {
+        startJetty(LONG_TIMEOUT_MS);
+        behaviour = data -> {
+            throw new IllegalStateException("broken sink");
+        };
+        assertUnavailable(http.publish("{\"a\":1}", null));
+        assertThat(failures()).isEqualTo(1);
+    }
+
+    @Test
+    void aStageThatNeverCompletesIsAnswered503AtThePublishTimeout() throws Exception {
+        startJetty(SHORT_TIMEOUT_MS);
+        behaviour = data -> new CompletableFuture<>();
+        long start = System.nanoTime();
+        HttpResponse<String> response = http.publish("{\"a\":1}", null);
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertUnavailable(response);
+        assertThat(elapsedMs).isBetween(SHORT_TIMEOUT_MS - 50, SHORT_TIMEOUT_MS + PublishRequest.BACKSTOP_MARGIN_MS + 5_000);
+        assertThat(failures()).isEqualTo(1);
+    }
+
+    @Test
+    void pendingStagesHoldNoJettyThread() throws Exception {
+        startJetty(LONG_TIMEOUT_MS);
+        ConcurrentLinkedQueue<CompletableFuture<Event>> pending = new ConcurrentLinkedQueue<>();
+        behaviour = data -> {
+            CompletableFuture<Event> stage = new CompletableFuture<>();
+            pending.add(stage);
+            return stage.thenApply(ignored -> new Event(ids.incrementAndGet(), Instant.now(), data));
+        };
+        int posts = 3 * JETTY_THREADS;
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (int i = 0; i < posts; i++) {
+            answers.add(http.client().sendAsync(http.publishRequest("{\"n\":" + i + "}", null), HttpResponse.BodyHandlers.ofString()));
+        }
+        // All of them are waiting for the stream at once, three times as many as Jetty has threads.
+        LongPollEndpointTest.waitUntil(() -> pending.size() == posts, Duration.ofSeconds(30), "every POST handed to the sink");
+        assertThat(answers).noneMatch(CompletableFuture::isDone);
+
+        // The store answers on its own thread, as an I/O thread of a store client would.
+        var storeThread = Executors.newSingleThreadExecutor();
+        try {
+            storeThread.execute(() -> pending.forEach(stage -> stage.complete(null)));
+            for (CompletableFuture<HttpResponse<String>> answer : answers) {
+                HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(HttpTestClient.json(response).get("id").asLong()).isBetween(1L, (long) posts);
+            }
+        } finally {
+            storeThread.shutdownNow();
+        }
+        assertThat(failures()).isZero();
+    }
+
+    private long failures() {
+        return metrics.meter("events.publish.failures").getCount();
+    }
+
+    private static void assertUnavailable(HttpResponse<String> response) {
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).contains("1");
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        JsonNode body = HttpTestClient.json(response);
+        assertThat(body.get("code").asInt()).isEqualTo(503);
+        assertThat(body.get("message").asText()).isEqualTo("event stream unavailable, retry later");
+    }
+}
