@@ -39,7 +39,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
     public void run(ThreadingConfiguration configuration, Environment environment) {
         // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
         environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
-                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/work/*", "/fanout");
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, WorkPatterns.URL_PATTERN, ClientFanout.PATH);
         new WorkPatterns(configuration.getWork()).register(environment);
         new ClientFanout(configuration.getClient()).register(environment);
         new LongPoll(configuration.getEvents()).register(environment);

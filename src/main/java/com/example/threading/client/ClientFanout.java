@@ -24,6 +24,16 @@ import org.glassfish.jersey.client.rx.rxjava2.RxFlowableInvokerProvider;
  */
 public final class ClientFanout {
 
+    /** Path of the fan-out endpoint. */
+    public static final String PATH = "/fanout";
+
+    /**
+     * What {@code /fanout} calls when {@code client.downstreamUrl} is not set: this service's own
+     * {@code /work/cached} (the work pattern's cached pool), on the application connector. A literal rather than
+     * a reference, because no pattern package imports another; the application's tests check that the two agree.
+     */
+    public static final String SELF_DOWNSTREAM_PATH = "/work/cached";
+
     /** Name of the Jersey client: its pool threads are {@code jersey-client-fanout-<n>}. */
     public static final String CLIENT_NAME = "fanout";
 

@@ -18,8 +18,6 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 final class Downstream {
 
-    static final String SELF_PATH = "/work/cached";
-
     private volatile URI uri;
 
     private Downstream(URI uri) {
@@ -60,7 +58,7 @@ final class Downstream {
         } else if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";
         }
-        return URI.create(scheme + "://" + host + ":" + connector.getLocalPort() + rootPath(environment) + SELF_PATH);
+        return URI.create(scheme + "://" + host + ":" + connector.getLocalPort() + rootPath(environment) + ClientFanout.SELF_DOWNSTREAM_PATH);
     }
 
     /** The context path and Jersey root ("/" and "/*" by default; "/application" under the simple server). */

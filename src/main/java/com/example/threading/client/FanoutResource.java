@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * Calls a downstream {@code n} times concurrently and answers how long that took, on how many client threads
  * and with how many errors. The request is suspended: no Jetty worker waits for the {@code n} calls.
  */
-@Path("/fanout")
+@Path(ClientFanout.PATH)
 @Produces(MediaType.APPLICATION_JSON)
 public final class FanoutResource {
 

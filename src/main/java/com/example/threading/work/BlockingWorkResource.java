@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.MediaType;
  * The request waits on the Jetty worker thread that took it. Simple and fine while concurrent waits stay
  * well below {@code server.maxThreads}; past that, new requests queue in Jetty's unbounded job queue.
  */
-@Path("/work/blocking")
+@Path(WorkPatterns.PATH + "/blocking")
 @Produces(MediaType.APPLICATION_JSON)
 public final class BlockingWorkResource {
 

@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
  * at once, {@code queueCapacity} more wait their turn, and the rest are refused at once with 503 and
  * {@code Retry-After}: the service degrades by saying no instead of by queueing without limit.
  */
-@Path("/work/bounded")
+@Path(WorkPatterns.PATH + "/bounded")
 @Produces(MediaType.APPLICATION_JSON)
 public final class BoundedPoolWorkResource {
 

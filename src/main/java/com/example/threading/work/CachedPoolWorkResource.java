@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
  * demand, so a burst of slow calls never waits for a thread. The price is an (almost) unbounded thread
  * count under load: {@code work.cachedPool.maxThreads} is only a safety cap, beyond which requests get 503.
  */
-@Path("/work/cached")
+@Path(WorkPatterns.PATH + "/cached")
 @Produces(MediaType.APPLICATION_JSON)
 public final class CachedPoolWorkResource {
 

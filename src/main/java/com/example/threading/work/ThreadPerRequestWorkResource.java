@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
  * and never bounded. Each wave pays thread creation and start; a burst creates a burst of threads (and
  * their stacks). Shown for comparison only: use a pool (cached, bounded) or virtual threads instead.
  */
-@Path("/work/thread-per-request")
+@Path(WorkPatterns.PATH + "/thread-per-request")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ThreadPerRequestWorkResource {
 

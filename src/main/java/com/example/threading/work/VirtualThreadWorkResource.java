@@ -16,7 +16,7 @@ import java.util.Optional;
  * to size, but nothing bounds how many run either. On JDK 17 the service starts anyway and this endpoint
  * answers 501 with an explanation.
  */
-@Path("/work/virtual")
+@Path(WorkPatterns.PATH + "/virtual")
 @Produces(MediaType.APPLICATION_JSON)
 public final class VirtualThreadWorkResource {
 

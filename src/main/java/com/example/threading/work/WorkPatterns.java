@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class WorkPatterns {
 
+    /** Path under which every pattern answers: {@code /work/{pattern}}. */
+    public static final String PATH = "/work";
+    /** Servlet URL pattern that covers every pattern's endpoint, for filters. */
+    public static final String URL_PATTERN = PATH + "/*";
+
     /** The patterns in the order the README and the load tool show them. */
     public static final List<String> PATTERNS = List.of("blocking", "thread-per-request", "cached", "bounded", "virtual");
 
@@ -88,7 +93,7 @@ public final class WorkPatterns {
         Map<String, Timer> responseTimers = new LinkedHashMap<>();
         PATTERNS.forEach(pattern -> responseTimers.put(pattern, metrics.timer(MetricRegistry.name("work", pattern, "response-time"))));
         environment.servlets().addFilter("work-response-timing", new ResponseTimingFilter(responseTimers))
-                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/work/*");
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, URL_PATTERN);
     }
 
     private AsyncWork asyncWork(String pattern, Executor executor, MetricRegistry metrics) {
