@@ -21,6 +21,9 @@ import org.glassfish.jersey.client.rx.rxjava2.RxFlowableInvokerProvider;
  * instrumented pool, and registers the resource and its metrics. Metric names start with {@code client.fanout}
  * (pool, per-via timers and error meters); Dropwizard adds the HTTP client's own request timers
  * ({@code org.apache.hc.client5.http.classic.HttpClient.fanout.*}) and connection-pool gauges.
+ *
+ * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
+ * the pool, client and resource it builds are thread-safe and reach Jetty's threads through the server's start.
  */
 public final class ClientFanout {
 

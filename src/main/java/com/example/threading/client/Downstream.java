@@ -13,8 +13,9 @@ import org.eclipse.jetty.server.ServerConnector;
  * Where {@code /fanout} sends its calls: a configured URL, or this service's own {@code /work/cached} on the
  * application connector's real bound port, which is only known once Jetty has started (port 0 in tests).
  *
- * <p>Thread-safety: the discovered URI is published once through a volatile field by the server-started
- * callback and read by request threads afterwards.
+ * <p>Thread-safety: the discovered URI is written once through a volatile field by the server-started callback
+ * (on the thread that starts the server) and read by request threads; a request that comes before that write
+ * sees no URI and is answered 503 by {@link FanoutResource}. A configured URL is final from construction.
  */
 final class Downstream {
 

@@ -54,7 +54,7 @@ final class EventHub implements Consumer<Event> {
 
     EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
              LongPollMetrics metrics) {
-        this.history = new EventHistory(historySize);
+        this.history = new EventHistory(historySize, lock);
         this.maxParked = maxParked;
         this.retryAfterSeconds = retryAfterSeconds;
         this.dispatcher = dispatcher;

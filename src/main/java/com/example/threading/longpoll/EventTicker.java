@@ -11,7 +11,10 @@ import org.slf4j.LoggerFactory;
  * Publishes {@code {"tick":n}} every period while the server runs: the "an event every 2 s" of the
  * async-servlet experiment.
  *
- * <p>Thread-safety: {@code ticks} is only touched by the single scheduler thread; start/stop come from the lifecycle.
+ * <p>Thread-safety: {@link #start} and {@link #stop} are called by the lifecycle thread. {@code tick} runs on the
+ * scheduler: runs of one periodic task never overlap and each happens-before the next (the contract of
+ * {@link ScheduledExecutorService#scheduleAtFixedRate}), so {@code ticks} needs no lock, even if the pool
+ * replaces its thread. Publishing goes through the thread-safe {@link EventSink}.
  */
 final class EventTicker implements Managed {
 

@@ -12,6 +12,10 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * Wires the long-poll pattern: in-process event stream, hub, ticker, the servlets at {@code /events} and
  * {@code /events/blocking} on the application port, metrics {@code events.*} and the shutdown hook.
+ *
+ * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
+ * the hub, stream, servlets and listeners it builds are thread-safe and reach Jetty's threads through the
+ * server's start.
  */
 public final class LongPoll {
 

@@ -15,7 +15,8 @@ import java.util.concurrent.Semaphore;
  *
  * <p>Thread-safety: {@link #execute} may be called from any thread. A place is taken before the task is handed
  * to the executor and given back exactly once: when the task ends (normally, cancelled or failed), or at once
- * if the executor refuses it.
+ * if the executor refuses it. The semaphore's release happens-before the acquire that reuses the place, and at
+ * no instant are more than {@code places} tasks admitted and not yet finished.
  */
 final class AdmissionLimit implements Executor {
 

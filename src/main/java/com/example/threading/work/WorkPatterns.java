@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the pools behind {@code /work/{pattern}} and registers the five resources, their response timers,
  * pool metrics and the bounded pool's health check. Metric names start with {@code work.<pattern>}.
+ *
+ * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
+ * what it builds (executors, resources, filter, metrics) is thread-safe and is handed to Jetty's threads by the
+ * server's start.
  */
 public final class WorkPatterns {
 
