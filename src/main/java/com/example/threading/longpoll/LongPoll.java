@@ -49,7 +49,8 @@ public final class LongPoll {
         EventSink sink = stream;
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
-        metrics.register("events.blocking.waiting", (Gauge<Integer>) hub::blockingWaiting);
+        BlockingWaits blockingWaits = hub.blockingWaits();
+        metrics.register("events.blocking.waiting", (Gauge<Integer>) blockingWaits::waiting);
         metrics.register("events.last-id", (Gauge<Long>) hub::lastId);
 
         long tickMs = configuration.getTickPeriod().toMilliseconds();
@@ -71,7 +72,7 @@ public final class LongPoll {
         async.setAsyncSupported(true);
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
-                .addServlet("events-blocking", new BlockingLongPollServlet(hub, json, limits));
+                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, limits));
         blocking.addMapping(BLOCKING_PATH);
     }
 }

@@ -20,17 +20,19 @@
  *       {@link com.example.threading.longpoll.NonBlockingAnswer} (a {@code WriteListener}) per poll of the batch;
  *       it never writes, so a slow reader cannot hold it up.</li>
  *   <li>Jetty's threads run the write callbacks and each poll's timeout and failure callbacks
- *       ({@link com.example.threading.longpoll.ParkedPoll}, which tells the hub); {@code ParkedPoll.claim} lets exactly one
- *       of the batch's write, the timeout, a failure or the shutdown answer a poll.</li>
- *   <li>Jetty workers of {@code GET /events/blocking} sleep on the hub's
- *       lock until news, their timeout or shutdown.</li>
+ *       ({@link com.example.threading.longpoll.ParkedPoll}, which tells its
+ *       {@link com.example.threading.longpoll.ParkedPoll.ParkingLot}, the hub); {@code ParkedPoll.claim} lets
+ *       exactly one of the batch's write, the timeout, a failure or the shutdown answer a poll.</li>
+ *   <li>Jetty workers of {@code GET /events/blocking} sleep in
+ *       {@link com.example.threading.longpoll.BlockingWaits} until news, their timeout or shutdown.</li>
  *   <li>The thread that stops the server runs {@link com.example.threading.longpoll.StopAnsweringParkedPolls}:
  *       every parked poll gets a full 503 and every blocking waiter wakes, before the connectors close.</li>
  * </ul>
  *
  * <p>Entry class: {@link com.example.threading.longpoll.LongPoll}
  * ({@code new LongPoll(configuration.getEvents()).register(environment)}; paths
- * {@link com.example.threading.longpoll.LongPoll#PATH} and {@link com.example.threading.longpoll.LongPoll#BLOCKING_PATH});
+ * {@link com.example.threading.longpoll.LongPoll#PATH} and
+ * {@link com.example.threading.longpoll.LongPoll#BLOCKING_PATH});
  * configuration {@link com.example.threading.longpoll.EventsConfiguration} (section {@code events}); metrics
  * {@code events.*}. The guide (contract, disconnects, shutdown, figures) is the long-poll page under {@code docs/}.
  *
