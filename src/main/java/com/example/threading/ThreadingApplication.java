@@ -15,7 +15,13 @@ import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
 
-/** Wires every threading pattern into one Dropwizard service; each pattern registers itself from its own package. */
+/**
+ * Wires every threading pattern into one Dropwizard service; each pattern registers itself from its own
+ * package.
+ *
+ * <p>Thread-safety: used by the start-up thread only: Dropwizard calls {@code initialize} and then {@code run}
+ * once, before the server takes requests; the class holds no state of its own.
+ */
 public final class ThreadingApplication extends Application<ThreadingConfiguration> {
 
     /** Starts the service, e.g. {@code server config.yml}. */
@@ -39,7 +45,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
     public void run(ThreadingConfiguration configuration, Environment environment) {
         // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
         environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
-                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/work/*", "/fanout");
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, WorkPatterns.URL_PATTERN, ClientFanout.PATH);
         new WorkPatterns(configuration.getWork()).register(environment);
         new ClientFanout(configuration.getClient()).register(environment);
         new LongPoll(configuration.getEvents()).register(environment);

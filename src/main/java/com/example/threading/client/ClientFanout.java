@@ -21,8 +21,21 @@ import org.glassfish.jersey.client.rx.rxjava2.RxFlowableInvokerProvider;
  * instrumented pool, and registers the resource and its metrics. Metric names start with {@code client.fanout}
  * (pool, per-via timers and error meters); Dropwizard adds the HTTP client's own request timers
  * ({@code org.apache.hc.client5.http.classic.HttpClient.fanout.*}) and connection-pool gauges.
+ *
+ * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
+ * the pool, client and resource it builds are thread-safe and reach Jetty's threads through the server's start.
  */
 public final class ClientFanout {
+
+    /** Path of the fan-out endpoint. */
+    public static final String PATH = "/fanout";
+
+    /**
+     * What {@code /fanout} calls when {@code client.downstreamUrl} is not set: this service's own
+     * {@code /work/cached} (the work pattern's cached pool), on the application connector. A literal rather than
+     * a reference, because no pattern package imports another; the application's tests check that the two agree.
+     */
+    public static final String SELF_DOWNSTREAM_PATH = "/work/cached";
 
     /** Name of the Jersey client: its pool threads are {@code jersey-client-fanout-<n>}. */
     public static final String CLIENT_NAME = "fanout";

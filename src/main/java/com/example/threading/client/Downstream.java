@@ -13,12 +13,11 @@ import org.eclipse.jetty.server.ServerConnector;
  * Where {@code /fanout} sends its calls: a configured URL, or this service's own {@code /work/cached} on the
  * application connector's real bound port, which is only known once Jetty has started (port 0 in tests).
  *
- * <p>Thread-safety: the discovered URI is published once through a volatile field by the server-started
- * callback and read by request threads afterwards.
+ * <p>Thread-safety: the discovered URI is written once through a volatile field by the server-started callback
+ * (on the thread that starts the server) and read by request threads; a request that comes before that write
+ * sees no URI and is answered 503 by {@link FanoutResource}. A configured URL is final from construction.
  */
 final class Downstream {
-
-    static final String SELF_PATH = "/work/cached";
 
     private volatile URI uri;
 
@@ -60,7 +59,7 @@ final class Downstream {
         } else if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";
         }
-        return URI.create(scheme + "://" + host + ":" + connector.getLocalPort() + rootPath(environment) + SELF_PATH);
+        return URI.create(scheme + "://" + host + ":" + connector.getLocalPort() + rootPath(environment) + ClientFanout.SELF_DOWNSTREAM_PATH);
     }
 
     /** The context path and Jersey root ("/" and "/*" by default; "/application" under the simple server). */

@@ -7,6 +7,9 @@ import java.util.Map;
  * What {@code /fanout} answers. The load tool reads {@code n, via, elapsedMs, distinctThreads, threadSample,
  * errors}: keep those names.
  *
+ * <p>Thread-safety: a value built under its run's lock and handed once to Jersey, which only reads it to
+ * serialize the answer; its maps are not copied again, so nobody may change them afterwards.
+ *
  * @param n               calls made
  * @param via             how they were made: managed, rxjava, callback or common
  * @param ms              the wait asked of the downstream, {@code null} when left to it (random for /work)

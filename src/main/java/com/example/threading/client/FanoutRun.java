@@ -23,8 +23,11 @@ import java.util.concurrent.TimeUnit;
  * timeout fires (the calls still running are then counted as errors of kind {@value #UNFINISHED}).
  *
  * <p>Thread-safety: outcomes and threads arrive concurrently from client threads, the timeout from Jersey's
- * timeout thread; every method that reads or changes the counters holds this run's lock. The answer is built
- * under the lock and sent exactly once, outside it; later outcomes are ignored.
+ * timeout thread; every method that reads or changes the counters holds this run's lock (its monitor). The
+ * answer is built under the lock and sent exactly once, outside it; later outcomes are ignored. The one
+ * private method that relies on its caller's lock, {@code answer()}, checks it ({@link Thread#holdsLock}, an
+ * {@link IllegalStateException} if not held): it sets {@code answered}, and a call without the lock could let
+ * two answers out.
  */
 final class FanoutRun {
 
@@ -129,8 +132,11 @@ final class FanoutRun {
         cancel.run();
     }
 
-    /** Must hold the lock. */
+    /** Marks the run answered and builds the answer; the caller must hold this run's lock. */
     private FanoutResult answer() {
+        if (!Thread.holdsLock(this)) {
+            throw new IllegalStateException("a fan-out run is answered only under its lock");
+        }
         answered = true;
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
         TreeSet<String> sorted = new TreeSet<>(threadNames);

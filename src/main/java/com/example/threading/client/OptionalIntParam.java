@@ -7,7 +7,9 @@ import jakarta.annotation.Nullable;
  * An integer query parameter that may be absent. Dropwizard's {@code IntParam} (deprecated) cannot be: Jersey
  * 3.1 hands a missing parameter to the converter as {@code null}, and {@code IntParam} answers that with 400
  * "is not a number"; a plain {@code Integer} answers a malformed value with 404. Here a missing parameter holds {@code null} (which {@code @Min}/{@code @Max} accept, and
- * {@code @DefaultValue} replaces) and a malformed one gets Dropwizard's 400 JSON. Immutable.
+ * {@code @DefaultValue} replaces) and a malformed one gets Dropwizard's 400 JSON.
+ *
+ * <p>Thread-safety: immutable.
  */
 public final class OptionalIntParam extends AbstractParam<Integer> {
 

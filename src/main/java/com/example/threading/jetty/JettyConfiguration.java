@@ -3,7 +3,12 @@ package com.example.threading.jetty;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.NotNull;
 
-/** The {@code jetty} section of config.yml: how the application connector runs what its selectors produce. */
+/**
+ * The {@code jetty} section of config.yml: how the application connector runs what its selectors produce.
+ *
+ * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
+ * ExecutionStrategies#register} on that same thread.
+ */
 public final class JettyConfiguration {
 
     /** {@code adaptive} (Jetty's default, eat-what-you-kill) or {@code produce-execute-consume} (no reserved threads). */

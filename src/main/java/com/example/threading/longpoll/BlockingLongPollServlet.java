@@ -7,20 +7,20 @@ import java.io.IOException;
 
 /**
  * {@code GET /events/blocking?after=<id>&timeout=<s>}: the same contract as {@code GET /events}, but the Jetty
- * worker thread that runs this method sleeps on the hub until the event, the timeout or shutdown. Each waiting
- * client holds one thread of {@code server.maxThreads}; the rest queue in Jetty. This is the comparison for
- * the async version.
+ * worker thread that runs this method sleeps in {@link BlockingWaits} until the event, the timeout or shutdown.
+ * Each waiting client holds one thread of {@code server.maxThreads}; the rest queue in Jetty. This is the
+ * comparison for the async version.
  *
  * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
  */
 final class BlockingLongPollServlet extends HttpServlet {
 
-    private final transient EventHub hub;
+    private final transient BlockingWaits waits;
     private final transient JsonResponses json;
     private final transient PollLimits limits;
 
-    BlockingLongPollServlet(EventHub hub, JsonResponses json, PollLimits limits) {
-        this.hub = hub;
+    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, PollLimits limits) {
+        this.waits = waits;
         this.json = json;
         this.limits = limits;
     }
@@ -36,16 +36,16 @@ final class BlockingLongPollServlet extends HttpServlet {
         if (parameters == null) {
             return;
         }
-        EventHub.BlockingWait wait;
+        BlockingWaits.Outcome wait;
         try {
-            wait = hub.await(parameters.after(), parameters.timeoutMs());
+            wait = waits.await(parameters.after(), parameters.timeoutMs());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            wait = EventHub.BlockingWait.CLOSED;
+            wait = BlockingWaits.Outcome.CLOSED;
         }
-        if (wait == EventHub.BlockingWait.TIMED_OUT) {
+        if (wait == BlockingWaits.Outcome.TIMED_OUT) {
             response.setStatus(204);
-        } else if (wait == EventHub.BlockingWait.CLOSED) {
+        } else if (wait == BlockingWaits.Outcome.CLOSED) {
             response.setHeader("Retry-After", "0");
             response.setHeader("Connection", "close");
             json.writeError(response, 503, "server is stopping, poll again");

@@ -2,27 +2,36 @@ package com.example.threading.longpoll;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The most recent events in a fixed-size ring, answering "what came after cursor {@code n}?".
  *
- * <p>Thread-safety: not thread-safe; the {@link EventHub} guards it with its lock.
+ * <p>Thread-safety: not thread-safe by itself: every method must be called with {@code guard} held (the
+ * {@link EventHub}'s lock, shared with {@link EventHub}'s blocking waiters), and checks that it is, throwing
+ * {@link IllegalStateException} otherwise. The check is one comparison of the lock's owner with the calling
+ * thread, and it turns a forgotten lock (a poll reading a ring half-way through an append) from a rare wrong
+ * answer into an immediate failure. Under that lock, an append happens-before every later read.
  */
 final class EventHistory {
 
     private final Event[] ring;
+    private final ReentrantLock guard;
     private long lastId;
     private int size;
 
-    EventHistory(int capacity) {
+    /** A ring of {@code capacity} events, to be used only while holding {@code guard}. */
+    EventHistory(int capacity, ReentrantLock guard) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
         this.ring = new Event[capacity];
+        this.guard = guard;
     }
 
     /** Appends the next event; returns false (and keeps nothing) for an id at or below the last one, e.g. a redelivery. */
     boolean append(Event event) {
+        checkGuarded();
         if (event.id() <= lastId) {
             return false;
         }
@@ -35,11 +44,13 @@ final class EventHistory {
 
     /** Id of the newest event, 0 before the first. */
     long lastId() {
+        checkGuarded();
         return lastId;
     }
 
     /** True when a poll with this cursor has something to read at once: newer events, or a cursor this stream never issued. */
     boolean hasNewsFor(long cursor) {
+        checkGuarded();
         return cursor != lastId;
     }
 
@@ -49,6 +60,7 @@ final class EventHistory {
      * the client should continue from {@code lastId}.
      */
     EventBatch after(long cursor) {
+        checkGuarded();
         long oldestHeld = lastId - size + 1;
         boolean beyondNewest = cursor > lastId;
         long from = beyondNewest ? oldestHeld : Math.max(cursor + 1, oldestHeld);
@@ -61,5 +73,11 @@ final class EventHistory {
             }
         }
         return new EventBatch(events, missed, lastId);
+    }
+
+    private void checkGuarded() {
+        if (!guard.isHeldByCurrentThread()) {
+            throw new IllegalStateException("the event history must be used while holding its guard lock");
+        }
     }
 }

@@ -10,7 +10,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -25,27 +24,49 @@ import org.slf4j.LoggerFactory;
  * dispatcher only queues a {@link NonBlockingAnswer} per poll (a write listener), so a slow reader cannot hold
  * it up, and it never touches the ForkJoin common pool; Jetty's threads do the writes. A poll is claimed when
  * its write starts, so an answer and the poll's own timeout never collide. Polls whose cursor already has news
- * are answered at once without parking.
+ * are answered at once without parking. The blocking twin's threads wait in {@link #blockingWaits()}, on the
+ * same lock and history.
  *
- * <p>Thread-safety: {@code lock} guards the history, the parked set, {@code closed} and the condition that
- * blocking waiters sleep on. The right to answer a poll is decided by {@link ParkedPoll#claim} outside the lock;
- * writes happen outside the lock. Gauge counters are atomics so metrics can read them without the lock.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>The source calls {@link #accept} from one thread at a time ({@link EventSource}'s contract); the
+ *       append, the swap of the parked set and the wake-up of blocking waiters happen in one hold of
+ *       {@code lock}, so a poll is either in the swapped-out batch or sees the event in the history.</li>
+ *   <li>Jetty workers call {@link #poll} concurrently; the cursor check, the capacity check and the parking
+ *       happen in one hold of {@code lock}.</li>
+ *   <li>Jetty's callback threads call {@link #timedOut} and {@link #failed} (the hub is every poll's
+ *       {@link ParkedPoll.ParkingLot}); the dispatcher thread and the shutdown queue answers. Who answers a poll
+ *       is decided by {@link ParkedPoll#claim} outside the lock; answers are written outside the lock.</li>
+ *   <li>The stopping thread calls {@link #close} once.</li>
+ *   <li>Metrics read {@link #parkedCount} (an atomic, without the lock) and {@link #lastId} (under it) from any
+ *       thread.</li>
+ * </ul>
+ * {@code lock} guards the history, the parked set and {@code closed}.
  */
-final class EventHub implements Consumer<Event> {
+final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventHub.class);
 
     private static final Map<String, String> CLOSED_HEADERS = Map.of("Retry-After", "0", "Connection", "close");
     private static final String CLOSED_MESSAGE = "server is stopping, poll again";
 
+    /** The hub's own claims on a poll, as opposed to those of an event's batch or the shutdown. */
+    private enum OwnAnswer implements ParkedPoll.Answerer {
+        /** The poll's cursor had news, the hub was full or closed: answered without parking. */
+        AT_ONCE,
+        /** Jetty's async timeout fired: 204. */
+        TIMEOUT,
+        /** The request failed: completed without an answer. */
+        FAILURE
+    }
+
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition newEventOrClosed = lock.newCondition();
     private final EventHistory history;
+    private final BlockingWaits blockingWaits;
     private Set<ParkedPoll> parked = new HashSet<>();
     private boolean closed;
 
     private final AtomicInteger parkedCount = new AtomicInteger();
-    private final AtomicInteger blockingWaiting = new AtomicInteger();
     private final int maxParked;
     private final long retryAfterSeconds;
     private final Executor dispatcher;
@@ -54,7 +75,8 @@ final class EventHub implements Consumer<Event> {
 
     EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
              LongPollMetrics metrics) {
-        this.history = new EventHistory(historySize);
+        this.history = new EventHistory(historySize, lock);
+        this.blockingWaits = new BlockingWaits(lock, history, metrics.blockingTimeouts, metrics.missed);
         this.maxParked = maxParked;
         this.retryAfterSeconds = retryAfterSeconds;
         this.dispatcher = dispatcher;
@@ -67,9 +89,9 @@ final class EventHub implements Consumer<Event> {
         return parkedCount.get();
     }
 
-    /** Threads blocked in {@code GET /events/blocking}. */
-    int blockingWaiting() {
-        return blockingWaiting.get();
+    /** Where the threads of {@code GET /events/blocking} wait, on this hub's history. */
+    BlockingWaits blockingWaits() {
+        return blockingWaits;
     }
 
     /** Id of the newest event, 0 before the first. */
@@ -94,7 +116,7 @@ final class EventHub implements Consumer<Event> {
             }
             batch = parked;
             parked = new HashSet<>();
-            newEventOrClosed.signalAll();
+            blockingWaits.signalNews();
         } finally {
             lock.unlock();
         }
@@ -140,7 +162,7 @@ final class EventHub implements Consumer<Event> {
         } finally {
             lock.unlock();
         }
-        BooleanSupplier claimNow = () -> poll.claim(this) != ParkedPoll.Claim.LOST;
+        BooleanSupplier claimNow = () -> poll.claim(OwnAnswer.AT_ONCE) != ParkedPoll.Claim.LOST;
         if (wasClosed) {
             NonBlockingAnswer.send(context, 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE), claimNow, metrics.disconnects);
         } else if (full) {
@@ -157,16 +179,18 @@ final class EventHub implements Consumer<Event> {
     }
 
     /** Jetty's async timeout: answer 204 unless the poll is already being answered. */
-    void timedOut(ParkedPoll poll) {
-        if (release(poll)) {
+    @Override
+    public void timedOut(ParkedPoll poll) {
+        if (release(poll, OwnAnswer.TIMEOUT)) {
             metrics.timeouts.mark();
             NonBlockingAnswer.complete(poll.context(), 204);
         }
     }
 
     /** Jetty reports the request failed (client reset or closed the stream, connection failure): free its slot. */
-    void failed(ParkedPoll poll, Throwable failure) {
-        if (release(poll)) {
+    @Override
+    public void failed(ParkedPoll poll, Throwable failure) {
+        if (release(poll, OwnAnswer.FAILURE)) {
             metrics.disconnects.mark();
             LOG.debug("parked poll failed", failure);
             try {
@@ -178,8 +202,8 @@ final class EventHub implements Consumer<Event> {
     }
 
     /** Claims a poll for its timeout or failure, taking it out of the parked set. */
-    private boolean release(ParkedPoll poll) {
-        ParkedPoll.Claim claim = poll.claim(this);
+    private boolean release(ParkedPoll poll, OwnAnswer answer) {
+        ParkedPoll.Claim claim = poll.claim(answer);
         if (claim == ParkedPoll.Claim.LOST) {
             return false;
         }
@@ -195,9 +219,9 @@ final class EventHub implements Consumer<Event> {
         return true;
     }
 
-    /** Claims a poll that was taken out of the parked set (by an event or shutdown) for {@code owner}. */
-    private boolean claimTaken(ParkedPoll poll, Object owner) {
-        ParkedPoll.Claim claim = poll.claim(owner);
+    /** Claims a poll that was taken out of the parked set (by an event or shutdown) for {@code watcher}. */
+    private boolean claimTaken(ParkedPoll poll, ParkedPoll.Watcher watcher) {
+        ParkedPoll.Claim claim = poll.claim(watcher);
         if (claim == ParkedPoll.Claim.WAS_PARKED) {
             parkedCount.decrementAndGet();
         }
@@ -237,50 +261,7 @@ final class EventHub implements Consumer<Event> {
     }
 
     /**
-     * Blocks the calling thread until an event after {@code requestedCursor} (null: the next event), the
-     * timeout, or {@link #close}. Returns the batch, {@link BlockingWait#TIMED_OUT} or {@link BlockingWait#CLOSED}.
-     */
-    BlockingWait await(Long requestedCursor, long timeoutMs) throws InterruptedException {
-        lock.lock();
-        blockingWaiting.incrementAndGet();
-        try {
-            long cursor = requestedCursor == null ? history.lastId() : requestedCursor;
-            long remainingNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-            while (!history.hasNewsFor(cursor)) {
-                if (closed) {
-                    return BlockingWait.CLOSED;
-                }
-                if (remainingNanos <= 0) {
-                    metrics.blockingTimeouts.mark();
-                    return BlockingWait.TIMED_OUT;
-                }
-                remainingNanos = newEventOrClosed.awaitNanos(remainingNanos);
-            }
-            EventBatch batch = history.after(cursor);
-            if (batch.missed()) {
-                metrics.missed.mark();
-            }
-            return new BlockingWait(batch);
-        } finally {
-            blockingWaiting.decrementAndGet();
-            lock.unlock();
-        }
-    }
-
-    /** Result of {@link #await}: a batch, or one of the two constants. */
-    static final class BlockingWait {
-        static final BlockingWait TIMED_OUT = new BlockingWait(null);
-        static final BlockingWait CLOSED = new BlockingWait(null);
-
-        final EventBatch batch;
-
-        private BlockingWait(EventBatch batch) {
-            this.batch = batch;
-        }
-    }
-
-    /**
-     * The server is stopping: refuse new polls, wake blocking waiters and answer every parked poll with
+     * The server is stopping: refuse new polls, answer blocking waiters and every parked poll with
      * 503 and {@code Retry-After: 0} (another instance can take it), waiting up to {@code timeoutMs} for the
      * answers to be complete. Returns how many parked polls were answered by this call.
      */
@@ -291,7 +272,7 @@ final class EventHub implements Consumer<Event> {
             closed = true;
             batch = parked;
             parked = new HashSet<>();
-            newEventOrClosed.signalAll();
+            blockingWaits.close();
         } finally {
             lock.unlock();
         }
@@ -316,15 +297,6 @@ final class EventHub implements Consumer<Event> {
             LOG.warn("{} of {} parked polls not complete within {} ms of shutdown", complete.getCount(), batch.size(), timeoutMs);
         }
         return answered.get();
-    }
-
-    boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** Counts the completions of one batch's polls and records the time from the event to the last one answered. */

@@ -12,6 +12,10 @@ import java.util.concurrent.CompletionStage;
  * {@code POST /events}), and the returned stage must complete, normally or exceptionally, within a bounded time
  * (e.g. the store client's command timeout); callers answer their clients from its completion, on whatever
  * thread completes it, and do only non-blocking work there.
+ *
+ * <p>Thread-safety: implementations must accept {@link #publish} from any number of threads at once (the
+ * ticker's thread and Jetty workers of {@code POST /events}); the event's id is final once its stage completes,
+ * and events reach the {@link EventSource}'s subscriber in id order whichever publisher wins a race.
  */
 public interface EventSink {
 

@@ -18,8 +18,11 @@ import org.slf4j.LoggerFactory;
  * trace when a run of failures begins and one INFO line when ticks get through again, so a stream that is down for
  * an hour does not flood the log. Ticking goes on regardless.
  *
- * <p>Thread-safety: {@code ticks} is only touched by the single scheduler thread; publish outcomes arrive on any
- * thread and only touch the atomic {@code failuresInARow} and the thread-safe meter; start/stop come from the lifecycle.
+ * <p>Thread-safety: {@link #start} and {@link #stop} are called by the lifecycle thread. {@code tick} runs on the
+ * scheduler: runs of one periodic task never overlap and each happens-before the next (the contract of
+ * {@link ScheduledExecutorService#scheduleAtFixedRate}), so {@code ticks} needs no lock, even if the pool
+ * replaces its thread. Publishing goes through the thread-safe {@link EventSink}; publish outcomes arrive
+ * on any thread and only touch the atomic {@code failuresInARow} and the thread-safe meter.
  */
 final class EventTicker implements Managed {
 

@@ -15,7 +15,13 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.util.concurrent.TimeUnit;
 
-/** The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and capacity. */
+/**
+ * The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and
+ * capacity.
+ *
+ * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
+ * LongPoll#register} on that same thread.
+ */
 public final class EventsConfiguration {
 
     /** Period of the built-in ticker that publishes {@code {"tick":n}}; 0 turns it off. */

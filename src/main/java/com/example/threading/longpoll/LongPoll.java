@@ -12,6 +12,10 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * Wires the long-poll pattern: in-process event stream, hub, ticker, the servlets at {@code /events} and
  * {@code /events/blocking} on the application port, metrics {@code events.*} and the shutdown hook.
+ *
+ * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
+ * the hub, stream, servlets and listeners it builds are thread-safe and reach Jetty's threads through the
+ * server's start.
  */
 public final class LongPoll {
 
@@ -45,7 +49,8 @@ public final class LongPoll {
         EventSink sink = stream;
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
-        metrics.register("events.blocking.waiting", (Gauge<Integer>) hub::blockingWaiting);
+        BlockingWaits blockingWaits = hub.blockingWaits();
+        metrics.register("events.blocking.waiting", (Gauge<Integer>) blockingWaits::waiting);
         metrics.register("events.last-id", (Gauge<Long>) hub::lastId);
 
         long tickMs = configuration.getTickPeriod().toMilliseconds();
@@ -70,7 +75,7 @@ public final class LongPoll {
         async.setAsyncSupported(true);
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
-                .addServlet("events-blocking", new BlockingLongPollServlet(hub, json, limits));
+                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, limits));
         blocking.addMapping(BLOCKING_PATH);
     }
 }

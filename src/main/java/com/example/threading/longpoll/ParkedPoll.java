@@ -7,14 +7,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One {@code GET /events} request held in async mode, with the cursor it reads from.
+ * One {@code GET /events} request held in async mode, with the cursor it reads from. It knows the hub only as
+ * its {@link ParkingLot}: the place to report that Jetty ended its wait (timeout, failure).
  *
- * <p>Thread-safety: the batch writer, Jetty's timeout and failure callbacks and the shutdown listener may all try
- * to answer the same poll. {@link #claim} lets exactly one of them win; {@link #markParked} and {@link #claim}
- * move one atomic state, so the hub's parked count is decremented exactly once for every poll it counted.
- * {@link #watch} and {@link #onComplete} hand over through one atomic reference, so a watcher is told about the
- * completion exactly once, whichever comes first. {@code cursor} is written under the hub's lock before the poll
- * enters the parked set and read after it was taken out under the same lock.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Answerers: the batch of an event (its write callback, on a Jetty thread), Jetty's timeout and failure
+ *       callbacks, the hub answering at once, and the shutdown may all try to answer the same poll, from any
+ *       threads. {@link #claim} lets exactly one of them win: one compare-and-set on one atomic state.</li>
+ *   <li>The hub's parked count: {@link #markParked} (NEW to PARKED) and {@link #claim} move the same state, so
+ *       exactly one claim returns {@link Claim#WAS_PARKED} for a poll that {@code markParked} counted, and none
+ *       for a poll claimed before it was parked ({@code markParked} then returns false and the hub does not count
+ *       it): the count goes down exactly once for every poll that went up.</li>
+ *   <li>Watchers: {@link #watch} and {@link #onComplete} hand over through one atomic reference, so a watcher is
+ *       told about the completion exactly once, whichever comes first. The winning answerer is written (volatile)
+ *       right after its claim, before it writes the answer, so {@code onComplete} sees it.</li>
+ *   <li>{@code cursor} is written by {@link #markParked} under the hub's lock, before the poll enters the parked
+ *       set, and read by the dispatcher after the set was taken out under the same lock.</li>
+ * </ul>
  */
 final class ParkedPoll implements AsyncListener {
 
@@ -23,22 +33,41 @@ final class ParkedPoll implements AsyncListener {
     private static final int CLAIMED = 2;
     private static final Object COMPLETED = new Object();
 
-    /** Told when a watched poll's request is complete, however it was answered. */
-    interface Watcher {
-        /** {@code byWatcher}: the poll was answered by the claim of this watcher (not by its timeout, a failure or shutdown). */
+    /**
+     * Where a poll is parked (the hub): told when Jetty ends the poll's wait without an answer, on the Jetty
+     * thread that runs the poll's {@link AsyncListener} callback.
+     */
+    interface ParkingLot {
+        /** The poll's async timeout fired: answer it (204) unless someone else has claimed it. */
+        void timedOut(ParkedPoll poll);
+
+        /** The poll's request failed (client reset or closed the stream, connection failure): free its place. */
+        void failed(ParkedPoll poll, Throwable failure);
+    }
+
+    /**
+     * Who takes the right to answer a poll with {@link #claim}: the batch of an event, the shutdown, or the hub's
+     * own answers (at once, at the timeout, after a failure).
+     */
+    interface Answerer {
+    }
+
+    /** An answerer that is told when a poll it watches is complete, however it was answered. */
+    interface Watcher extends Answerer {
+        /** {@code byWatcher}: the poll was answered by this watcher's claim (not by its timeout, a failure or shutdown). */
         void completed(boolean byWatcher);
     }
 
     private final AsyncContext context;
-    private final EventHub hub;
+    private final ParkingLot lot;
     private final AtomicInteger state = new AtomicInteger(NEW);
     private final AtomicReference<Object> watcher = new AtomicReference<>();
-    private volatile Object claimedBy;
+    private volatile Answerer claimedBy;
     private long cursor;
 
-    ParkedPoll(AsyncContext context, EventHub hub) {
+    ParkedPoll(AsyncContext context, ParkingLot lot) {
         this.context = context;
-        this.hub = hub;
+        this.lot = lot;
     }
 
     AsyncContext context() {
@@ -56,17 +85,17 @@ final class ParkedPoll implements AsyncListener {
     }
 
     /**
-     * Takes the right to answer this poll for {@code owner}. Returns {@link Claim#LOST} if someone else has it,
+     * Takes the right to answer this poll for {@code answerer}. Returns {@link Claim#LOST} if someone else has it,
      * {@link Claim#WAS_PARKED} if it was counted as parked, {@link Claim#WAS_NEW} otherwise.
      */
-    Claim claim(Object owner) {
+    Claim claim(Answerer answerer) {
         while (true) {
             int current = state.get();
             if (current == CLAIMED) {
                 return Claim.LOST;
             }
             if (state.compareAndSet(current, CLAIMED)) {
-                claimedBy = owner;
+                claimedBy = answerer;
                 return current == PARKED ? Claim.WAS_PARKED : Claim.WAS_NEW;
             }
         }
@@ -84,12 +113,12 @@ final class ParkedPoll implements AsyncListener {
 
     @Override
     public void onTimeout(AsyncEvent event) {
-        hub.timedOut(this);
+        lot.timedOut(this);
     }
 
     @Override
     public void onError(AsyncEvent event) {
-        hub.failed(this, event.getThrowable());
+        lot.failed(this, event.getThrowable());
     }
 
     @Override

@@ -12,8 +12,12 @@ record PollParameters(Long after, long timeoutMs) {
 
     /** Parses and checks the query; throws {@link IllegalArgumentException} with a message fit for a 400. */
     static PollParameters parse(HttpServletRequest request, long defaultTimeoutSeconds, long maxTimeoutSeconds) {
+        return parse(request.getParameter("after"), request.getParameter("timeout"), defaultTimeoutSeconds, maxTimeoutSeconds);
+    }
+
+    /** Parses and checks the two parameters' raw values (null when absent); throws {@link IllegalArgumentException} for a 400. */
+    static PollParameters parse(String afterText, String timeoutText, long defaultTimeoutSeconds, long maxTimeoutSeconds) {
         Long after = null;
-        String afterText = request.getParameter("after");
         if (afterText != null) {
             after = parseLong("after", afterText);
             if (after < 0) {
@@ -21,7 +25,6 @@ record PollParameters(Long after, long timeoutMs) {
             }
         }
         long timeoutSeconds = defaultTimeoutSeconds;
-        String timeoutText = request.getParameter("timeout");
         if (timeoutText != null) {
             timeoutSeconds = parseLong("timeout", timeoutText);
             if (timeoutSeconds < 1 || timeoutSeconds > maxTimeoutSeconds) {

@@ -14,6 +14,9 @@ import java.util.Set;
  * the bridge strips them from names, so {@code x.created} (a thread factory's meter) and a meter {@code x}
  * would both become {@code x_total}, and a duplicate name fails the whole scrape. Metrics whose last name
  * segment is such a suffix are therefore left out here; they stay on {@code /metrics}.
+ *
+ * <p>Thread-safety: {@link #register} is called once, on the start-up thread; each scrape then runs on an admin
+ * connector thread, and the bridge reads the thread-safe metric registry afresh every time.
  */
 public final class PrometheusEndpoint {
 

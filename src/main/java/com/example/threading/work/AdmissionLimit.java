@@ -3,6 +3,7 @@ package com.example.threading.work;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Admits at most {@code places} tasks (running plus waiting) into an executor and refuses the rest at once.
@@ -14,8 +15,10 @@ import java.util.concurrent.Semaphore;
  * timing; the executor's own queue is sized to hold every admitted task and so never refuses.
  *
  * <p>Thread-safety: {@link #execute} may be called from any thread. A place is taken before the task is handed
- * to the executor and given back exactly once: when the task ends (normally, cancelled or failed), or at once
- * if the executor refuses it.
+ * to the executor and given back exactly once (a flag per admitted task makes sure of it): when the task ends
+ * (normally, cancelled or failed), or at once if the executor refuses it. The semaphore's release
+ * happens-before the acquire that reuses the place, and at no instant are more than {@code places} tasks
+ * admitted and not yet finished.
  */
 final class AdmissionLimit implements Executor {
 
@@ -34,16 +37,11 @@ final class AdmissionLimit implements Executor {
         if (!freePlaces.tryAcquire()) {
             throw new RejectedExecutionException("all " + places + " places taken");
         }
+        Admitted admitted = new Admitted(task);
         try {
-            executor.execute(() -> {
-                try {
-                    task.run();
-                } finally {
-                    freePlaces.release();
-                }
-            });
+            executor.execute(admitted);
         } catch (RejectedExecutionException e) {
-            freePlaces.release();
+            admitted.givePlaceBack();
             throw e;
         }
     }
@@ -56,5 +54,33 @@ final class AdmissionLimit implements Executor {
     /** Most tasks admitted at once. */
     int places() {
         return places;
+    }
+
+    /**
+     * An admitted task holding one place, which it gives back exactly once: when it ends, or when the executor
+     * refuses it. Both can happen to one task: a caller-runs executor runs it inside {@code execute}, and a
+     * {@link RejectedExecutionException} thrown by the task then also leaves {@code execute}.
+     */
+    private final class Admitted extends AtomicBoolean implements Runnable {
+        private final Runnable task;
+
+        Admitted(Runnable task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            try {
+                task.run();
+            } finally {
+                givePlaceBack();
+            }
+        }
+
+        void givePlaceBack() {
+            if (compareAndSet(false, true)) {
+                freePlaces.release();
+            }
+        }
     }
 }

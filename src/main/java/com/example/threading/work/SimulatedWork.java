@@ -4,7 +4,12 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
-/** The same "wait for data" for every pattern: the calling thread sleeps, as it would on a slow downstream. */
+/**
+ * The same "wait for data" for every pattern: the calling thread sleeps, as it would on a slow downstream.
+ *
+ * <p>Thread-safety: stateless (the method handle is a constant); any thread may call {@link #waitFor}, which
+ * only sleeps and describes the calling thread.
+ */
 final class SimulatedWork {
 
     private static final MethodHandle IS_VIRTUAL = isVirtualHandle();

@@ -12,8 +12,11 @@ import jakarta.ws.rs.core.MediaType;
  * The anti-pattern: the request is resumed from a brand-new platform thread, one per request, never reused
  * and never bounded. Each wave pays thread creation and start; a burst creates a burst of threads (and
  * their stacks). Shown for comparison only: use a pool (cached, bounded) or virtual threads instead.
+ *
+ * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
+ * the {@link AsyncWork}, is immutable and thread-safe.
  */
-@Path("/work/thread-per-request")
+@Path(WorkPatterns.PATH + "/thread-per-request")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ThreadPerRequestWorkResource {
 

@@ -6,7 +6,12 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** The {@code ms} query parameter of every /work pattern: a whole number in 0..60000, random 0..2000 when absent. */
+/**
+ * The {@code ms} query parameter of every /work pattern: a whole number in 0..60000, random 0..2000 when
+ * absent.
+ *
+ * <p>Thread-safety: stateless; called concurrently by every /work resource.
+ */
 final class WaitTime {
 
     static final int MAX_MS = 60_000;

@@ -9,7 +9,13 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.util.concurrent.TimeUnit;
 
-/** The {@code work} section of config.yml: async timeout and the sizes of the pools behind {@code /work/{pattern}}. */
+/**
+ * The {@code work} section of config.yml: async timeout and the sizes of the pools behind {@code
+ * /work/{pattern}}.
+ *
+ * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
+ * WorkPatterns#register} on that same thread.
+ */
 public final class WorkConfiguration {
 
     /** Longest a suspended request may wait (queue + work) before it is answered 503. */

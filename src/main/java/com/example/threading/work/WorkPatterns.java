@@ -24,8 +24,17 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the pools behind {@code /work/{pattern}} and registers the five resources, their response timers,
  * pool metrics and the bounded pool's health check. Metric names start with {@code work.<pattern>}.
+ *
+ * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
+ * what it builds (executors, resources, filter, metrics) is thread-safe and is handed to Jetty's threads by the
+ * server's start.
  */
 public final class WorkPatterns {
+
+    /** Path under which every pattern answers: {@code /work/{pattern}}. */
+    public static final String PATH = "/work";
+    /** Servlet URL pattern that covers every pattern's endpoint, for filters. */
+    public static final String URL_PATTERN = PATH + "/*";
 
     /** The patterns in the order the README and the load tool show them. */
     public static final List<String> PATTERNS = List.of("blocking", "thread-per-request", "cached", "bounded", "virtual");
@@ -88,7 +97,7 @@ public final class WorkPatterns {
         Map<String, Timer> responseTimers = new LinkedHashMap<>();
         PATTERNS.forEach(pattern -> responseTimers.put(pattern, metrics.timer(MetricRegistry.name("work", pattern, "response-time"))));
         environment.servlets().addFilter("work-response-timing", new ResponseTimingFilter(responseTimers))
-                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/work/*");
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, URL_PATTERN);
     }
 
     private AsyncWork asyncWork(String pattern, Executor executor, MetricRegistry metrics) {

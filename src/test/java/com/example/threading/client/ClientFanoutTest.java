@@ -5,20 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.MetricRegistry;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.LoopbackHttp;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ForkJoinPool;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,15 +35,15 @@ class ClientFanoutTest {
             // servlet.CompleteAsyncOnFailedWrite filter completes them, so the graceful stop does not wait for them.
             ConfigOverride.config("server.shutdownGracePeriod", "10s"));
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    // HttpClient has no close() before JDK 21; its connections are idle between tests and go with the JVM.
-    private static final HttpClient HTTP = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    private static final LoopbackHttp HTTP = new LoopbackHttp();
+
+    @AfterAll
+    static void closeClient() {
+        HTTP.close();
+    }
 
     @Test
-    void managedRunsEveryCallAtOnceOnTheManagedPool() throws Exception {
+    void managedRunsEveryCallAtOnceOnTheManagedPool() {
         warmUp("managed");
 
         JsonNode answer = oneWave("n=50&ms=500&via=managed", 500);
@@ -65,7 +60,7 @@ class ClientFanoutTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"rxjava", "callback"})
-    void rxjavaAndCallbackAlsoRunEveryCallAtOnceOnTheManagedPool(String via) throws Exception {
+    void rxjavaAndCallbackAlsoRunEveryCallAtOnceOnTheManagedPool(String via) {
         warmUp(via);
 
         JsonNode answer = oneWave("n=20&ms=400&via=" + via, 400);
@@ -79,7 +74,7 @@ class ClientFanoutTest {
     }
 
     @Test
-    void commonDoesWhatThisJvmImplies() throws Exception {
+    void commonDoesWhatThisJvmImplies() {
         int n = 4;
         int ms = 300;
         JsonNode answer = fanout("n=" + n + "&ms=" + ms + "&via=common");
@@ -106,7 +101,7 @@ class ClientFanoutTest {
     }
 
     @Test
-    void clientTimeoutsAreCountedInTheAnswer() throws Exception {
+    void clientTimeoutsAreCountedInTheAnswer() {
         long ms = 3 * CLIENT_TIMEOUT_MS;
         JsonNode answer = fanout("n=3&ms=" + ms + "&via=managed");
 
@@ -119,17 +114,17 @@ class ClientFanoutTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"n=0", "n=1001", "n=abc", "ms=-1", "ms=60001", "ms=abc", "via=bogus", "via="})
-    void badInputIsA400WithJson(String query) throws Exception {
-        HttpResponse<String> response = get("/fanout?" + query);
+    void badInputIsA400WithJson(String query) {
+        LoopbackHttp.Answer response = HTTP.get(LoopbackHttp.url(APP.getLocalPort(), "/fanout?" + query));
 
-        assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
-        JsonNode body = JSON.readTree(response.body());
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.header("Content-Type")).startsWith("application/json");
+        JsonNode body = response.json();
         assertThat(body.has("errors") || body.path("code").asInt() == 400).as(response.body()).isTrue();
     }
 
     @Test
-    void fanOutsAreTimedPerViaAndTheClientPoolAndRequestsAreInstrumented() throws Exception {
+    void fanOutsAreTimedPerViaAndTheClientPoolAndRequestsAreInstrumented() {
         MetricRegistry metrics = APP.getEnvironment().metrics();
         long fanouts = metrics.timer("client.fanout.callback.response-time").getCount();
         long submitted = metrics.meter("client.fanout.executor.submitted").getCount();
@@ -149,7 +144,7 @@ class ClientFanoutTest {
      * its {@code ms}, then take {@code ms} more. A fast attempt can only be missed because this shared 2-core
      * machine was busy, hence the retries.
      */
-    private static JsonNode oneWave(String query, long ms) throws IOException, InterruptedException {
+    private static JsonNode oneWave(String query, long ms) {
         JsonNode answer = fanout(query);
         for (int attempt = 1; attempt < 3 && answer.get("elapsedMs").asLong() >= 2 * ms; attempt++) {
             answer = fanout(query);
@@ -158,7 +153,7 @@ class ClientFanoutTest {
     }
 
     /** Creates the pool's threads and the connections, and gives the JIT a first look, on a shared 2-core machine. */
-    private static void warmUp(String via) throws IOException, InterruptedException {
+    private static void warmUp(String via) {
         for (int i = 0; i < 3; i++) {
             JsonNode answer = fanout("n=50&ms=0&via=" + via);
             assertThat(answer.get("errors").asInt()).as(answer.toString()).isZero();
@@ -176,17 +171,9 @@ class ClientFanoutTest {
                 .allSatisfy(name -> assertThat(name).startsWith(pool));
     }
 
-    private static JsonNode fanout(String query) throws IOException, InterruptedException {
-        HttpResponse<String> response = get("/fanout?" + query);
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        return JSON.readTree(response.body());
-    }
-
-    private static HttpResponse<String> get(String pathAndQuery) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + APP.getLocalPort() + pathAndQuery))
-                .timeout(Duration.ofSeconds(30))
-                .GET()
-                .build();
-        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    private static JsonNode fanout(String query) {
+        LoopbackHttp.Answer response = HTTP.get(LoopbackHttp.url(APP.getLocalPort(), "/fanout?" + query));
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        return response.json();
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.LoopbackHttp;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -13,11 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,18 +27,20 @@ class FanoutDownstreamFailureTest {
             ConfigOverride.randomPorts(),
             ConfigOverride.config("client.downstreamUrl", () -> "http://127.0.0.1:" + closedLoopbackPort() + "/work/cached"));
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final LoopbackHttp HTTP = new LoopbackHttp();
+
+    @AfterAll
+    static void closeClient() {
+        HTTP.close();
+    }
 
     @ParameterizedTest
     @ValueSource(strings = {"managed", "rxjava", "callback", "common"})
-    void refusedConnectionsAreCountedAsErrors(String via) throws Exception {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + APP.getLocalPort() + "/fanout?n=5&ms=10&via=" + via))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    void refusedConnectionsAreCountedAsErrors(String via) {
+        LoopbackHttp.Answer response = HTTP.get(LoopbackHttp.url(APP.getLocalPort(), "/fanout?n=5&ms=10&via=" + via));
 
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        JsonNode answer = JSON.readTree(response.body());
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        JsonNode answer = response.json();
         assertThat(answer.get("via").asText()).as(answer.toString()).isEqualTo(via);
         assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isZero();
         assertThat(answer.get("errors").asInt()).as(answer.toString()).isEqualTo(5);

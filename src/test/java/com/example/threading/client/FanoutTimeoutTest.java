@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.Counter;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -15,10 +16,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -50,12 +47,12 @@ class FanoutTimeoutTest {
             ConfigOverride.config("client.timeout", CLIENT_TIMEOUT_MS + "ms"),
             ConfigOverride.config("client.fanoutTimeout", FANOUT_TIMEOUT_MS + "ms"));
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final LoopbackHttp HTTP = new LoopbackHttp();
 
     @AfterAll
-    static void stopDownstream() {
+    static void stopDownstreamAndClient() {
         DOWNSTREAM.close();
+        HTTP.close();
     }
 
     @ParameterizedTest
@@ -64,12 +61,10 @@ class FanoutTimeoutTest {
         int n = 3 * POOL_THREADS;
         int acceptedBefore = DOWNSTREAM.accepted();
 
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + APP.getLocalPort() + "/fanout?n=" + n + "&ms=10&via=" + via))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        LoopbackHttp.Answer response = HTTP.get(LoopbackHttp.url(APP.getLocalPort(), "/fanout?n=" + n + "&ms=10&via=" + via));
 
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        JsonNode answer = JSON.readTree(response.body());
+        assertThat(response.status()).as(response.body()).isEqualTo(200);
+        JsonNode answer = response.json();
         assertThat(answer.get("elapsedMs").asLong()).as(answer.toString()).isBetween(FANOUT_TIMEOUT_MS, CLIENT_TIMEOUT_MS - 1);
         assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isZero();
         assertThat(answer.get("errors").asInt()).as(answer.toString()).isEqualTo(n);
@@ -79,11 +74,7 @@ class FanoutTimeoutTest {
         // downstream (without the filter's abort all n would, POOL_THREADS at a time). On a slow start fewer than
         // POOL_THREADS may have been under way.
         Counter running = APP.getEnvironment().metrics().counter("client.fanout.executor.running");
-        long deadline = System.nanoTime() + Duration.ofMillis(CLIENT_TIMEOUT_MS + 10_000).toNanos();
-        while (running.getCount() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(running.getCount()).isZero();
+        Await.until(() -> running.getCount() == 0, Duration.ofMillis(CLIENT_TIMEOUT_MS + 10_000), "the client pool idle again");
         Thread.sleep(200); // a wrongly started call would connect right after a thread frees up
         assertThat(DOWNSTREAM.accepted() - acceptedBefore).isBetween(0, POOL_THREADS);
     }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.AdminMetrics;
+import com.example.threading.testing.LoopbackHttp;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -29,26 +31,26 @@ class AdaptiveModeTest {
     }
 
     @Test
-    void aBurstOfBlockingRequestsIsConsumedByTheThreadThatProducedIt() throws Exception {
-        AdminMetrics metrics = HTTP.adminMetrics(APP.getAdminPort());
-        long epcBefore = metrics.gauge("application", "strategy.epc");
+    void aBurstOfBlockingRequestsIsConsumedByTheThreadThatProducedIt() {
+        AdminMetrics metrics = new AdminMetrics(HTTP, APP.getAdminPort());
+        long epcBefore = strategy(metrics, "application", "strategy.epc");
 
-        int ok = HTTP.burst(APP.getLocalPort(), 5, 20, 5);
+        List<LoopbackHttp.Answer> answers = HTTP.waves(blockingUrl(5), 5, 20);
 
-        assertThat(ok).isEqualTo(100);
-        assertThat(metrics.gauge("application", "strategy.epc")).isGreaterThan(epcBefore);
-        assertThat(metrics.gauge("application", "reserved-threads.configured")).isEqualTo(-1);
-        assertThat(metrics.gauge("application", "reserved-threads.capacity")).isPositive();
-        assertThat(metrics.gauge("application", "strategy.selectors")).isPositive();
+        assertThat(answers).hasSize(100).extracting(LoopbackHttp.Answer::status).containsOnly(200);
+        assertThat(strategy(metrics, "application", "strategy.epc")).isGreaterThan(epcBefore);
+        assertThat(strategy(metrics, "application", "reserved-threads.configured")).isEqualTo(-1);
+        assertThat(strategy(metrics, "application", "reserved-threads.capacity")).isPositive();
+        assertThat(strategy(metrics, "application", "strategy.selectors")).isPositive();
     }
 
     @Test
-    void everyConnectorsCountersAreOnMetricsAndPrometheus() throws Exception {
-        HTTP.burst(APP.getLocalPort(), 1, 10, 1);
-        AdminMetrics metrics = HTTP.adminMetrics(APP.getAdminPort());
+    void everyConnectorsCountersAreOnMetricsAndPrometheus() {
+        HTTP.getAll(blockingUrl(1), 10);
+        AdminMetrics metrics = new AdminMetrics(HTTP, APP.getAdminPort());
         for (String connector : List.of("application", "admin")) {
             for (String counter : List.of("pc", "pic", "pec", "epc", "epc-reproduced")) {
-                long json = metrics.gauge(connector, "strategy." + counter);
+                long json = strategy(metrics, connector, "strategy." + counter);
                 String prometheusName = "jetty_connector_" + connector + "_strategy_" + counter.replace('-', '_');
                 // Read after /metrics: counters only grow, so the scrape shows at least the JSON value.
                 assertThat(metrics.prometheus(prometheusName)).as(prometheusName).isPresent();
@@ -56,14 +58,23 @@ class AdaptiveModeTest {
             }
             for (String gauge : List.of("strategy.selectors", "strategy.idle-selectors", "strategy.virtual-thread-selectors",
                     "reserved-threads.configured", "reserved-threads.capacity", "reserved-threads.available")) {
-                metrics.gauge(connector, gauge);
+                strategy(metrics, connector, gauge);
                 assertThat(metrics.prometheus("jetty_connector_" + connector + "_" + gauge.replace('-', '_').replace('.', '_')))
                         .as(gauge).isPresent();
             }
         }
         // The HTTP/1.1 requests above were read by the application selector: its tasks were counted somewhere.
-        long applicationTasks = metrics.gauge("application", "strategy.pc") + metrics.gauge("application", "strategy.pic")
-                + metrics.gauge("application", "strategy.pec") + metrics.gauge("application", "strategy.epc");
+        long applicationTasks = strategy(metrics, "application", "strategy.pc") + strategy(metrics, "application", "strategy.pic")
+                + strategy(metrics, "application", "strategy.pec") + strategy(metrics, "application", "strategy.epc");
         assertThat(applicationTasks).isGreaterThanOrEqualTo(10);
+    }
+
+    /** {@code /work/blocking?ms=<ms>}: each request holds the Jetty thread that runs it for {@code ms}. */
+    private static String blockingUrl(int ms) {
+        return LoopbackHttp.url(APP.getLocalPort(), "/work/blocking?ms=" + ms);
+    }
+
+    private static long strategy(AdminMetrics metrics, String connector, String gauge) {
+        return metrics.gauge(ExecutionStrategies.METRIC_PREFIX + "." + connector + "." + gauge);
     }
 }

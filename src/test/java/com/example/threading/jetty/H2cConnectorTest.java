@@ -4,20 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.LoopbackHttp;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import java.net.URI;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.AbstractConnectionPool;
 import org.eclipse.jetty.client.CompletableResponseListener;
@@ -42,7 +38,8 @@ class H2cConnectorTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP2 = new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client()));
-    static final ExecutorService JDK_CLIENT_THREADS = Executors.newFixedThreadPool(2);
+    static final LoopbackHttp JDK_HTTP11 = new LoopbackHttp(java.net.http.HttpClient.Version.HTTP_1_1);
+    static final LoopbackHttp JDK_UPGRADING = new LoopbackHttp(java.net.http.HttpClient.Version.HTTP_2);
 
     @BeforeAll
     static void startClient() throws Exception {
@@ -52,7 +49,8 @@ class H2cConnectorTest {
     @AfterAll
     static void stopClients() throws Exception {
         HTTP2.stop();
-        JDK_CLIENT_THREADS.shutdownNow();
+        JDK_HTTP11.close();
+        JDK_UPGRADING.close();
     }
 
     @Test
@@ -89,29 +87,18 @@ class H2cConnectorTest {
     }
 
     @Test
-    void http11StillWorksAndUpgradesToH2c() throws Exception {
-        java.net.http.HttpClient http11 = jdkClient(java.net.http.HttpClient.Version.HTTP_1_1);
-        HttpResponse<String> plain = http11.send(jdkRequest(), HttpResponse.BodyHandlers.ofString());
+    void http11StillWorksAndUpgradesToH2c() {
+        LoopbackHttp.Answer plain = JDK_HTTP11.get(uri("/work/blocking?ms=1"));
         assertThat(plain.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_1_1);
-        assertThat(plain.statusCode()).isEqualTo(200);
+        assertThat(plain.status()).isEqualTo(200);
 
         // The JDK client asks for HTTP/2 on http:// with "Upgrade: h2c"; the connector switches protocols.
-        java.net.http.HttpClient upgrading = jdkClient(java.net.http.HttpClient.Version.HTTP_2);
-        HttpResponse<String> upgraded = upgrading.send(jdkRequest(), HttpResponse.BodyHandlers.ofString());
+        LoopbackHttp.Answer upgraded = JDK_UPGRADING.get(uri("/work/blocking?ms=1"));
         assertThat(upgraded.version()).isEqualTo(java.net.http.HttpClient.Version.HTTP_2);
-        assertThat(upgraded.statusCode()).isEqualTo(200);
-    }
-
-    private static java.net.http.HttpClient jdkClient(java.net.http.HttpClient.Version version) {
-        return java.net.http.HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5))
-                .executor(JDK_CLIENT_THREADS).build();
-    }
-
-    private static java.net.http.HttpRequest jdkRequest() {
-        return java.net.http.HttpRequest.newBuilder(URI.create(uri("/work/blocking?ms=1"))).timeout(Duration.ofSeconds(10)).build();
+        assertThat(upgraded.status()).isEqualTo(200);
     }
 
     private static String uri(String pathAndQuery) {
-        return "http://127.0.0.1:" + APP.getLocalPort() + pathAndQuery;
+        return LoopbackHttp.url(APP.getLocalPort(), pathAndQuery);
     }
 }

@@ -6,7 +6,9 @@ import com.codahale.metrics.MetricRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.jackson.Jackson;
-import java.net.http.HttpResponse;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,7 +44,8 @@ class EventSinkFailureTest {
     private final AtomicLong ids = new AtomicLong();
     private volatile Function<JsonNode, CompletionStage<Event>> behaviour;
     private Server server;
-    private HttpTestClient http;
+    private LoopbackHttp http;
+    private String eventsUrl;
 
     /** Starts Jetty with the servlet; each test sets its publish timeout (a short one to see it fire, else a long one). */
     private void startJetty(long publishTimeoutMs) throws Exception {
@@ -62,11 +65,15 @@ class EventSinkFailureTest {
         context.addServlet(servlet, "/events");
         server.setHandler(context);
         server.start();
-        http = new HttpTestClient(connector.getLocalPort());
+        http = new LoopbackHttp();
+        eventsUrl = LoopbackHttp.url(connector.getLocalPort(), "/events");
     }
 
     @AfterEach
     void stopJetty() throws Exception {
+        if (http != null) {
+            http.close();
+        }
         if (server != null) {
             server.stop();
         }
@@ -76,7 +83,7 @@ class EventSinkFailureTest {
     void aFailedStageIsA503WithRetryAfterAndCounted() throws Exception {
         startJetty(LONG_TIMEOUT_MS);
         behaviour = data -> CompletableFuture.failedFuture(new IllegalStateException("store unreachable"));
-        assertUnavailable(http.publish("{\"a\":1}", null));
+        assertUnavailable(http.postJson(eventsUrl, "{\"a\":1}"));
         assertThat(failures()).isEqualTo(1);
     }
 
@@ -86,7 +93,7 @@ class EventSinkFailureTest {
         behaviour = data -> {
             throw new IllegalStateException("broken sink");
         };
-        assertUnavailable(http.publish("{\"a\":1}", null));
+        assertUnavailable(http.postJson(eventsUrl, "{\"a\":1}"));
         assertThat(failures()).isEqualTo(1);
     }
 
@@ -95,7 +102,7 @@ class EventSinkFailureTest {
         startJetty(SHORT_TIMEOUT_MS);
         behaviour = data -> new CompletableFuture<>();
         long start = System.nanoTime();
-        HttpResponse<String> response = http.publish("{\"a\":1}", null);
+        LoopbackHttp.Answer response = http.postJson(eventsUrl, "{\"a\":1}");
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertUnavailable(response);
         assertThat(elapsedMs).isBetween(SHORT_TIMEOUT_MS - 50, SHORT_TIMEOUT_MS + PublishRequest.BACKSTOP_MARGIN_MS + 5_000);
@@ -112,22 +119,22 @@ class EventSinkFailureTest {
             return stage.thenApply(ignored -> new Event(ids.incrementAndGet(), Instant.now(), data));
         };
         int posts = 3 * JETTY_THREADS;
-        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        List<CompletableFuture<LoopbackHttp.Answer>> answers = new ArrayList<>();
         for (int i = 0; i < posts; i++) {
-            answers.add(http.client().sendAsync(http.publishRequest("{\"n\":" + i + "}", null), HttpResponse.BodyHandlers.ofString()));
+            answers.add(http.sendAsync(publishRequest("{\"n\":" + i + "}")));
         }
         // All of them are waiting for the stream at once, three times as many as Jetty has threads.
-        LongPollEndpointTest.waitUntil(() -> pending.size() == posts, Duration.ofSeconds(30), "every POST handed to the sink");
+        Await.until(() -> pending.size() == posts, Duration.ofSeconds(30), "every POST handed to the sink");
         assertThat(answers).noneMatch(CompletableFuture::isDone);
 
         // The store answers on its own thread, as an I/O thread of a store client would.
         var storeThread = Executors.newSingleThreadExecutor();
         try {
             storeThread.execute(() -> pending.forEach(stage -> stage.complete(null)));
-            for (CompletableFuture<HttpResponse<String>> answer : answers) {
-                HttpResponse<String> response = answer.get(30, TimeUnit.SECONDS);
-                assertThat(response.statusCode()).isEqualTo(200);
-                assertThat(HttpTestClient.json(response).get("id").asLong()).isBetween(1L, (long) posts);
+            for (CompletableFuture<LoopbackHttp.Answer> answer : answers) {
+                LoopbackHttp.Answer response = answer.get(30, TimeUnit.SECONDS);
+                assertThat(response.status()).isEqualTo(200);
+                assertThat(response.json().get("id").asLong()).isBetween(1L, (long) posts);
             }
         } finally {
             storeThread.shutdownNow();
@@ -135,15 +142,20 @@ class EventSinkFailureTest {
         assertThat(failures()).isZero();
     }
 
+    private HttpRequest publishRequest(String json) {
+        return LoopbackHttp.request(eventsUrl).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
     private long failures() {
         return metrics.meter("events.publish.failures").getCount();
     }
 
-    private static void assertUnavailable(HttpResponse<String> response) {
-        assertThat(response.statusCode()).isEqualTo(503);
-        assertThat(response.headers().firstValue("Retry-After")).contains("1");
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
-        JsonNode body = HttpTestClient.json(response);
+    private static void assertUnavailable(LoopbackHttp.Answer response) {
+        assertThat(response.status()).isEqualTo(503);
+        assertThat(response.header("Retry-After")).isEqualTo("1");
+        assertThat(response.header("Content-Type")).startsWith("application/json");
+        JsonNode body = response.json();
         assertThat(body.get("code").asInt()).isEqualTo(503);
         assertThat(body.get("message").asText()).isEqualTo("event stream unavailable, retry later");
     }

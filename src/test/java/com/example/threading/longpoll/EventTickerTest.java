@@ -3,6 +3,7 @@ package com.example.threading.longpoll;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.Meter;
+import com.example.threading.testing.Await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +28,7 @@ class EventTickerTest {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         try {
             new EventTicker(sink, scheduler, 20, 200, failures).start();
-            LongPollEndpointTest.waitUntil(() -> calls.get() >= 10 && failures.getCount() == 3, Duration.ofSeconds(30),
+            Await.until(() -> calls.get() >= 10 && failures.getCount() == 3, Duration.ofSeconds(30),
                     "ticks after the failures, and the three failures counted");
         } finally {
             scheduler.shutdownNow();

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.Gauge;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -34,37 +34,40 @@ class LongPollConnectionTest {
             ConfigOverride.config("events.tickPeriod", "0s"));
 
     @Test
-    void aResetStreamLeavesTheGaugeLongBeforeItsTimeout() throws Exception {
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
-        String base = "http://127.0.0.1:" + APP.getLocalPort();
-        // The first request upgrades the connection to h2c; the poll then runs as a stream on it.
-        HttpResponse<String> upgrade = client.send(HttpRequest.newBuilder(URI.create(base + "/events?after=999999&timeout=5")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(upgrade.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    void aResetStreamLeavesTheGaugeLongBeforeItsTimeout() {
+        try (LoopbackHttp http2 = new LoopbackHttp(HttpClient.Version.HTTP_2)) {
+            // The first request upgrades the connection to h2c; the poll then runs as a stream on it.
+            LoopbackHttp.Answer upgrade = http2.get(app("/events?after=999999&timeout=5"));
+            assertThat(upgrade.version()).isEqualTo(HttpClient.Version.HTTP_2);
 
-        long disconnectsBefore = APP.getEnvironment().metrics().meter("events.disconnects").getCount();
-        CompletableFuture<HttpResponse<String>> poll = client.sendAsync(
-                HttpRequest.newBuilder(URI.create(base + "/events?timeout=60")).build(), HttpResponse.BodyHandlers.ofString());
-        LongPollEndpointTest.waitUntil(() -> parked() == 1, Duration.ofSeconds(10), "poll parked");
+            long disconnectsBefore = APP.getEnvironment().metrics().meter("events.disconnects").getCount();
+            // The JDK client's own future: cancelling it aborts the exchange.
+            CompletableFuture<HttpResponse<String>> poll = http2.client().sendAsync(
+                    LoopbackHttp.request(app("/events?timeout=60")).build(), HttpResponse.BodyHandlers.ofString());
+            Await.until(() -> parked() == 1, Duration.ofSeconds(10), "poll parked");
 
-        long start = System.nanoTime();
-        poll.cancel(true); // the JDK client resets the stream (RST_STREAM)
-        LongPollEndpointTest.waitUntil(() -> parked() == 0, Duration.ofSeconds(10), "slot freed by the reset");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
-        assertThat(APP.getEnvironment().metrics().meter("events.disconnects").getCount()).isEqualTo(disconnectsBefore + 1);
+            long start = System.nanoTime();
+            poll.cancel(true); // the JDK client resets the stream (RST_STREAM)
+            Await.until(() -> parked() == 0, Duration.ofSeconds(10), "slot freed by the reset");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertThat(APP.getEnvironment().metrics().meter("events.disconnects").getCount()).isEqualTo(disconnectsBefore + 1);
+        }
     }
 
     @Test
-    void aPollParkedLongerThanTheIdleTimeoutStillGets204AtItsTimeout() throws Exception {
+    void aPollParkedLongerThanTheIdleTimeoutStillGets204AtItsTimeout() {
         for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_1_1, HttpClient.Version.HTTP_2)) {
-            HttpClient client = HttpClient.newBuilder().version(version).build();
-            String base = "http://127.0.0.1:" + APP.getLocalPort();
-            long start = System.nanoTime();
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(base + "/events?timeout=4")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as(version.toString()).isEqualTo(204);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).as(version.toString()).isGreaterThan(Duration.ofMillis(3900));
+            try (LoopbackHttp client = new LoopbackHttp(version)) {
+                long start = System.nanoTime();
+                LoopbackHttp.Answer response = client.get(app("/events?timeout=4"));
+                assertThat(response.status()).as(version.toString()).isEqualTo(204);
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).as(version.toString()).isGreaterThan(Duration.ofMillis(3900));
+            }
         }
+    }
+
+    private static String app(String pathAndQuery) {
+        return LoopbackHttp.url(APP.getLocalPort(), pathAndQuery);
     }
 
     private static int parked() {

@@ -6,15 +6,17 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.AdminMetrics;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
+import com.example.threading.testing.LoopbackHttp.Answer;
+import com.example.threading.testing.RawHttpConnection;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import java.io.ByteArrayInputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,8 +27,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,7 +49,12 @@ class LongPollEndpointTest {
             ConfigOverride.config("events.historySize", Integer.toString(HISTORY)),
             ConfigOverride.config("events.maxTimeout", "60s"));
 
-    private final HttpTestClient http = new HttpTestClient(APP.getLocalPort());
+    static final LoopbackHttp HTTP = new LoopbackHttp();
+
+    @AfterAll
+    static void closeClient() {
+        HTTP.close();
+    }
 
     @Test
     void thousandParkedPollsAreAnsweredInOneBatchAfterOneEvent() throws Exception {
@@ -56,27 +63,27 @@ class LongPollEndpointTest {
         long timedBefore = metrics().timer("events.event-to-last-write").getCount();
         long rejectedBefore = metrics().meter("events.rejected").getCount();
 
-        List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
+        List<CompletableFuture<Answer>> polls = new ArrayList<>();
         for (int i = 0; i < MAX_PARKED; i++) {
-            polls.add(http.getAsync("/events?after=" + cursor + "&timeout=60"));
+            polls.add(HTTP.getAsync(app("/events?after=" + cursor + "&timeout=60")));
         }
-        waitUntil(() -> parked() == MAX_PARKED, Duration.ofSeconds(60), "all polls parked");
+        Await.until(() -> parked() == MAX_PARKED, Duration.ofSeconds(60), "all polls parked");
 
-        HttpResponse<String> full = http.get("/events?after=" + cursor + "&timeout=60");
-        assertThat(full.statusCode()).isEqualTo(503);
-        assertThat(full.headers().firstValue("Retry-After")).contains("1");
-        assertThat(HttpTestClient.json(full).get("code").asInt()).isEqualTo(503);
+        Answer full = HTTP.get(app("/events?after=" + cursor + "&timeout=60"));
+        assertThat(full.status()).isEqualTo(503);
+        assertThat(full.header("Retry-After")).isEqualTo("1");
+        assertThat(full.json().get("code").asInt()).isEqualTo(503);
         assertThat(metrics().meter("events.rejected").getCount()).isEqualTo(rejectedBefore + 1);
 
         long start = System.nanoTime();
-        JsonNode published = HttpTestClient.json(http.publish("{\"batch\":1000}", TOKEN));
+        JsonNode published = post("{\"batch\":1000}", TOKEN).json();
         CompletableFuture.allOf(polls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
-        for (CompletableFuture<HttpResponse<String>> poll : polls) {
-            HttpResponse<String> response = poll.join();
-            assertThat(response.statusCode()).isEqualTo(200);
-            JsonNode body = HttpTestClient.json(response);
+        for (CompletableFuture<Answer> poll : polls) {
+            Answer response = poll.join();
+            assertThat(response.status()).isEqualTo(200);
+            JsonNode body = response.json();
             assertThat(body.get("events")).hasSize(1);
             assertThat(body.get("events").get(0).get("id").asLong()).isEqualTo(cursor + 1).isEqualTo(published.get("id").asLong());
             assertThat(body.get("events").get(0).get("data").get("batch").asInt()).isEqualTo(1000);
@@ -90,7 +97,7 @@ class LongPollEndpointTest {
         assertThat(parked()).isZero();
         assertThat(metrics().histogram("events.batch-size").getCount()).isEqualTo(batchesBefore + 1);
         assertThat(metrics().histogram("events.batch-size").getSnapshot().getMax()).isEqualTo(MAX_PARKED);
-        waitUntil(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
+        Await.until(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
                 Duration.ofSeconds(10), "batch timed");
     }
 
@@ -100,26 +107,26 @@ class LongPollEndpointTest {
         long timedBefore = metrics().timer("events.event-to-last-write").getCount();
         int count = 1000;
         long sent = System.nanoTime();
-        List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
+        List<CompletableFuture<Answer>> polls = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            polls.add(http.getAsync("/events?after=" + cursor + "&timeout=2"));
+            polls.add(HTTP.getAsync(app("/events?after=" + cursor + "&timeout=2")));
         }
         // Publish just before the first timeouts fire, so that writes of the batch and timeouts overlap.
-        waitUntil(() -> parked() == count || System.nanoTime() - sent > TimeUnit.MILLISECONDS.toNanos(1900),
+        Await.until(() -> parked() == count || System.nanoTime() - sent > TimeUnit.MILLISECONDS.toNanos(1900),
                 Duration.ofSeconds(30), "parked or about to time out");
         publish("{\"race\":true}");
         int withEvent = 0;
-        for (CompletableFuture<HttpResponse<String>> poll : polls) {
-            HttpResponse<String> response = poll.get(30, TimeUnit.SECONDS);
-            assertThat(response.statusCode()).as("the event or a timeout, never an error").isIn(200, 204);
-            if (response.statusCode() == 200) {
-                assertThat(ids(HttpTestClient.json(response))).containsExactly(cursor + 1);
+        for (CompletableFuture<Answer> poll : polls) {
+            Answer response = poll.get(30, TimeUnit.SECONDS);
+            assertThat(response.status()).as("the event or a timeout, never an error").isIn(200, 204);
+            if (response.status() == 200) {
+                assertThat(ids(response.json())).containsExactly(cursor + 1);
                 withEvent++;
             }
         }
         assertThat(parked()).isZero();
         if (withEvent > 0) {
-            waitUntil(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
+            Await.until(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
                     Duration.ofSeconds(10), "the batch was accounted for to its last poll");
         }
     }
@@ -127,23 +134,23 @@ class LongPollEndpointTest {
     @Test
     void eventsPublishedBetweenPollsArriveExactlyOnceInOrder() throws Exception {
         long start = lastId();
-        HttpResponse<String> first = http.get("/events?after=" + start + "&timeout=5");
-        assertThat(first.statusCode()).as("nothing new yet: times out").isEqualTo(204);
+        Answer first = HTTP.get(app("/events?after=" + start + "&timeout=5"));
+        assertThat(first.status()).as("nothing new yet: times out").isEqualTo(204);
 
         publish("{\"n\":1}");
-        JsonNode one = HttpTestClient.json(http.get("/events?after=" + start + "&timeout=5"));
+        JsonNode one = HTTP.get(app("/events?after=" + start + "&timeout=5")).json();
         assertThat(ids(one)).containsExactly(start + 1);
         // Between polls: two events the client is not waiting for.
         publish("{\"n\":2}");
         publish("{\"n\":3}");
-        JsonNode twoThree = HttpTestClient.json(http.get("/events?after=" + one.get("lastId").asLong() + "&timeout=5"));
+        JsonNode twoThree = HTTP.get(app("/events?after=" + one.get("lastId").asLong() + "&timeout=5")).json();
         assertThat(ids(twoThree)).containsExactly(start + 2, start + 3);
         assertThat(twoThree.get("events").get(1).get("data").get("n").asInt()).isEqualTo(3);
 
-        CompletableFuture<HttpResponse<String>> waiting = http.getAsync("/events?after=" + twoThree.get("lastId").asLong() + "&timeout=30");
-        waitUntil(() -> parked() == 1, Duration.ofSeconds(10), "poll parked");
+        CompletableFuture<Answer> waiting = HTTP.getAsync(app("/events?after=" + twoThree.get("lastId").asLong() + "&timeout=30"));
+        Await.until(() -> parked() == 1, Duration.ofSeconds(10), "poll parked");
         publish("{\"n\":4}");
-        assertThat(ids(HttpTestClient.json(waiting.get(10, TimeUnit.SECONDS)))).containsExactly(start + 4);
+        assertThat(ids(waiting.get(10, TimeUnit.SECONDS).json())).containsExactly(start + 4);
     }
 
     @Test
@@ -177,11 +184,11 @@ class LongPollEndpointTest {
         long cursor = start;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (seen.size() < events && System.nanoTime() < deadline) {
-            HttpResponse<String> response = http.get("/events?after=" + cursor + "&timeout=5");
-            if (response.statusCode() == 204) {
+            Answer response = HTTP.get(app("/events?after=" + cursor + "&timeout=5"));
+            if (response.status() == 204) {
                 continue;
             }
-            JsonNode body = HttpTestClient.json(response);
+            JsonNode body = response.json();
             assertThat(body.get("missed").asBoolean()).isFalse();
             seen.addAll(ids(body));
             cursor = body.get("lastId").asLong();
@@ -196,13 +203,13 @@ class LongPollEndpointTest {
             publish("{\"i\":" + i + "}");
         }
         long last = start + HISTORY + 6;
-        JsonNode body = HttpTestClient.json(http.get("/events?after=" + start + "&timeout=5"));
+        JsonNode body = HTTP.get(app("/events?after=" + start + "&timeout=5")).json();
         assertThat(body.get("missed").asBoolean()).isTrue();
         assertThat(body.get("events")).hasSize(HISTORY);
         assertThat(body.get("events").get(0).get("id").asLong()).isEqualTo(last - HISTORY + 1);
         assertThat(body.get("lastId").asLong()).isEqualTo(last);
 
-        JsonNode future = HttpTestClient.json(http.get("/events?after=" + (last + 1000) + "&timeout=5"));
+        JsonNode future = HTTP.get(app("/events?after=" + (last + 1000) + "&timeout=5")).json();
         assertThat(future.get("missed").asBoolean()).as("a cursor this server never issued, e.g. from before a restart").isTrue();
         assertThat(future.get("lastId").asLong()).isEqualTo(last);
     }
@@ -211,10 +218,10 @@ class LongPollEndpointTest {
     void aPollWithoutCursorWaitsForTheNextEventEvenIfHistoryHasEvents() throws Exception {
         publish("{\"old\":true}");
         long before = lastId();
-        CompletableFuture<HttpResponse<String>> waiting = http.getAsync("/events?timeout=30");
-        waitUntil(() -> parked() == 1, Duration.ofSeconds(10), "poll parked");
+        CompletableFuture<Answer> waiting = HTTP.getAsync(app("/events?timeout=30"));
+        Await.until(() -> parked() == 1, Duration.ofSeconds(10), "poll parked");
         publish("{\"new\":true}");
-        JsonNode body = HttpTestClient.json(waiting.get(10, TimeUnit.SECONDS));
+        JsonNode body = waiting.get(10, TimeUnit.SECONDS).json();
         assertThat(ids(body)).containsExactly(before + 1);
     }
 
@@ -222,9 +229,9 @@ class LongPollEndpointTest {
     void aPollThatTimesOutGets204AndLeavesTheGauge() {
         long timeoutsBefore = metrics().meter("events.timeouts").getCount();
         long start = System.nanoTime();
-        HttpResponse<String> response = http.get("/events?timeout=1");
+        Answer response = HTTP.get(app("/events?timeout=1"));
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        assertThat(response.statusCode()).isEqualTo(204);
+        assertThat(response.status()).isEqualTo(204);
         assertThat(response.body()).isEmpty();
         assertThat(elapsedMs).isBetween(900L, 10_000L);
         assertThat(metrics().meter("events.timeouts").getCount()).isEqualTo(timeoutsBefore + 1);
@@ -235,55 +242,55 @@ class LongPollEndpointTest {
     void badParametersGetJson400OnBothEndpoints() {
         for (String path : List.of("/events", "/events/blocking")) {
             for (String query : List.of("?after=abc", "?after=-1", "?after=1.5", "?timeout=0", "?timeout=61", "?timeout=x", "?timeout=-5")) {
-                HttpResponse<String> response = http.get(path + query);
-                assertThat(response.statusCode()).as(path + query).isEqualTo(400);
-                assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
-                JsonNode body = HttpTestClient.json(response);
+                Answer response = HTTP.get(app(path + query));
+                assertThat(response.status()).as(path + query).isEqualTo(400);
+                assertThat(response.header("Content-Type")).startsWith("application/json");
+                JsonNode body = response.json();
                 assertThat(body.get("code").asInt()).isEqualTo(400);
                 assertThat(body.get("message").asText()).containsAnyOf("after", "timeout");
             }
         }
-        HttpResponse<String> put = http.send(http.request("/events").PUT(HttpRequest.BodyPublishers.ofString("{}")).build());
-        assertThat(put.statusCode()).isEqualTo(405);
-        assertThat(put.headers().firstValue("Allow")).contains("GET, POST");
-        assertThat(HttpTestClient.json(put).get("code").asInt()).isEqualTo(405);
+        Answer put = HTTP.send(LoopbackHttp.request(app("/events")).PUT(HttpRequest.BodyPublishers.ofString("{}")).build());
+        assertThat(put.status()).isEqualTo(405);
+        assertThat(put.header("Allow")).isEqualTo("GET, POST");
+        assertThat(put.json().get("code").asInt()).isEqualTo(405);
         assertThat(parked()).isZero();
     }
 
     @Test
     void publishingNeedsTheTokenJsonAndASmallBody() {
-        HttpResponse<String> noToken = http.publish("{\"a\":1}", null);
-        assertThat(noToken.statusCode()).isEqualTo(401);
-        assertThat(noToken.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(value -> assertThat(value).startsWith("Bearer"));
-        assertThat(HttpTestClient.json(noToken).get("code").asInt()).isEqualTo(401);
-        assertThat(http.publish("{\"a\":1}", "wrong").statusCode()).isEqualTo(401);
-        assertThat(http.publish("{\"a\":1}", TOKEN + "x").statusCode()).isEqualTo(401);
+        Answer noToken = post("{\"a\":1}", null);
+        assertThat(noToken.status()).isEqualTo(401);
+        assertThat(noToken.header("WWW-Authenticate")).startsWith("Bearer");
+        assertThat(noToken.json().get("code").asInt()).isEqualTo(401);
+        assertThat(post("{\"a\":1}", "wrong").status()).isEqualTo(401);
+        assertThat(post("{\"a\":1}", TOKEN + "x").status()).isEqualTo(401);
 
         long before = lastId();
-        HttpResponse<String> ok = http.publish("{\"a\":[1,2,3]}", TOKEN);
-        assertThat(ok.statusCode()).isEqualTo(200);
-        JsonNode event = HttpTestClient.json(ok);
+        Answer ok = post("{\"a\":[1,2,3]}", TOKEN);
+        assertThat(ok.status()).isEqualTo(200);
+        JsonNode event = ok.json();
         assertThat(event.get("id").asLong()).isEqualTo(before + 1);
         assertThat(Instant.parse(event.get("time").asText())).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(1));
         assertThat(event.get("data").get("a")).hasSize(3);
 
         String exactly4KiB = "\"" + "x".repeat(4096 - 2) + "\"";
-        assertThat(http.publish(exactly4KiB, TOKEN).statusCode()).isEqualTo(200);
-        HttpResponse<String> tooLarge = http.publish("\"" + "x".repeat(4096 - 1) + "\"", TOKEN);
-        assertThat(tooLarge.statusCode()).isEqualTo(413);
-        assertThat(HttpTestClient.json(tooLarge).get("code").asInt()).isEqualTo(413);
+        assertThat(post(exactly4KiB, TOKEN).status()).isEqualTo(200);
+        Answer tooLarge = post("\"" + "x".repeat(4096 - 1) + "\"", TOKEN);
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.json().get("code").asInt()).isEqualTo(413);
         byte[] chunked = ("\"" + "y".repeat(6000) + "\"").getBytes(StandardCharsets.UTF_8);
-        HttpResponse<String> tooLargeChunked = http.send(http.request("/events")
+        Answer tooLargeChunked = HTTP.send(LoopbackHttp.request(app("/events"))
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + TOKEN)
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(chunked))).build());
-        assertThat(tooLargeChunked.statusCode()).as("no Content-Length: counted while reading").isEqualTo(413);
+        assertThat(tooLargeChunked.status()).as("no Content-Length: counted while reading").isEqualTo(413);
 
-        assertThat(http.publish("{\"a\":", TOKEN).statusCode()).isEqualTo(400);
-        assertThat(http.publish("{} {}", TOKEN).statusCode()).isEqualTo(400);
-        assertThat(http.publish("", TOKEN).statusCode()).isEqualTo(400);
-        HttpResponse<String> plain = http.send(http.request("/events").header("Content-Type", "text/plain")
+        assertThat(post("{\"a\":", TOKEN).status()).isEqualTo(400);
+        assertThat(post("{} {}", TOKEN).status()).isEqualTo(400);
+        assertThat(post("", TOKEN).status()).isEqualTo(400);
+        Answer plain = HTTP.send(LoopbackHttp.request(app("/events")).header("Content-Type", "text/plain")
                 .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString("{}")).build());
-        assertThat(plain.statusCode()).isEqualTo(415);
+        assertThat(plain.status()).isEqualTo(415);
         assertThat(lastId()).as("only the two accepted bodies were published").isEqualTo(before + 2);
     }
 
@@ -292,22 +299,22 @@ class LongPollEndpointTest {
         QueuedThreadPool jettyPool = (QueuedThreadPool) APP.getEnvironment().getApplicationContext().getServer().getThreadPool();
         int busyBefore = jettyPool.getBusyThreads();
         long cursor = lastId();
-        List<CompletableFuture<HttpResponse<String>>> waiting = new ArrayList<>();
+        List<CompletableFuture<Answer>> waiting = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            waiting.add(http.getAsync("/events/blocking?after=" + cursor + "&timeout=30"));
+            waiting.add(HTTP.getAsync(app("/events/blocking?after=" + cursor + "&timeout=30")));
         }
-        waitUntil(() -> blockingWaiting() == 5, Duration.ofSeconds(10), "5 blocking waiters");
+        Await.until(() -> blockingWaiting() == 5, Duration.ofSeconds(10), "5 blocking waiters");
         assertThat(jettyPool.getBusyThreads()).isGreaterThanOrEqualTo(busyBefore + 5);
         assertThat(parked()).isZero();
 
         publish("{\"blocking\":true}");
-        for (CompletableFuture<HttpResponse<String>> response : waiting) {
-            HttpResponse<String> answer = response.get(10, TimeUnit.SECONDS);
-            assertThat(answer.statusCode()).isEqualTo(200);
-            assertThat(ids(HttpTestClient.json(answer))).containsExactly(cursor + 1);
+        for (CompletableFuture<Answer> response : waiting) {
+            Answer answer = response.get(10, TimeUnit.SECONDS);
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(ids(answer.json())).containsExactly(cursor + 1);
         }
-        assertThat(http.get("/events/blocking?timeout=1").statusCode()).isEqualTo(204);
-        JsonNode atOnce = HttpTestClient.json(http.get("/events/blocking?after=" + cursor + "&timeout=5"));
+        assertThat(HTTP.get(app("/events/blocking?timeout=1")).status()).isEqualTo(204);
+        JsonNode atOnce = HTTP.get(app("/events/blocking?after=" + cursor + "&timeout=5")).json();
         assertThat(ids(atOnce)).containsExactly(cursor + 1);
         assertThat(blockingWaiting()).isZero();
     }
@@ -315,34 +322,47 @@ class LongPollEndpointTest {
     @Test
     void aClientThatDisconnectsLeavesTheGaugeByItsTimeout() throws Exception {
         long timeoutsBefore = metrics().meter("events.timeouts").getCount();
-        try (Socket socket = new Socket("127.0.0.1", APP.getLocalPort())) {
-            OutputStream out = socket.getOutputStream();
-            out.write("GET /events?timeout=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            waitUntil(() -> parked() == 1, Duration.ofSeconds(10), "raw poll parked");
+        try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+            connection.send(RawHttpConnection.requestHead("GET", "/events?timeout=2"));
+            Await.until(() -> parked() == 1, Duration.ofSeconds(10), "raw poll parked");
         }
         // HTTP/1.1: Jetty does not read while the request is parked, so the close is seen at the latest at the timeout.
-        waitUntil(() -> parked() == 0, Duration.ofSeconds(10), "gauge back to 0");
-        waitUntil(() -> metrics().meter("events.timeouts").getCount() == timeoutsBefore + 1, Duration.ofSeconds(5), "counted");
+        Await.until(() -> parked() == 0, Duration.ofSeconds(10), "gauge back to 0");
+        Await.until(() -> metrics().meter("events.timeouts").getCount() == timeoutsBefore + 1, Duration.ofSeconds(5), "counted");
     }
 
     @Test
     void metricsAreOnTheAdminPortAndInPrometheus() {
-        HttpTestClient admin = new HttpTestClient(APP.getAdminPort());
-        String json = admin.get("/metrics").body();
+        AdminMetrics admin = new AdminMetrics(HTTP, APP.getAdminPort());
+        String json = admin.metrics().toString();
         for (String name : List.of("events.parked", "events.published", "events.batch-size", "events.event-to-last-write",
                 "events.timeouts", "events.rejected", "events.disconnects", "events.blocking.waiting")) {
             assertThat(json).contains("\"" + name + "\"");
         }
-        String prometheus = admin.get("/prometheus").body();
+        String prometheus = admin.prometheusText();
         for (String name : List.of("events_parked ", "events_published_total", "events_batch_size", "events_event_to_last_write",
                 "events_timeouts_total", "events_rejected_total", "events_disconnects_total")) {
             assertThat(prometheus).contains(name);
         }
     }
 
-    private void publish(String json) {
-        assertThat(http.publish(json, TOKEN).statusCode()).isEqualTo(200);
+    private static void publish(String json) {
+        assertThat(post(json, TOKEN).status()).isEqualTo(200);
+    }
+
+    /** {@code POST /events} with {@code json}, and {@code Authorization: Bearer <token>} unless {@code token} is null. */
+    private static Answer post(String json, String token) {
+        HttpRequest.Builder request = LoopbackHttp.request(app("/events"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build());
+    }
+
+    private static String app(String pathAndQuery) {
+        return LoopbackHttp.url(APP.getLocalPort(), pathAndQuery);
     }
 
     private static List<Long> ids(JsonNode body) {
@@ -369,15 +389,5 @@ class LongPollEndpointTest {
 
     private static Gauge<?> gauge(String name) {
         return metrics().getGauges().get(name);
-    }
-
-    static void waitUntil(BooleanSupplier condition, Duration bound, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + bound.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + bound + ": " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 }

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.Counter;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.RawHttpConnection;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,27 +32,20 @@ class CompleteAsyncOnFailedWriteTest {
         Counter inFlight = APP.getEnvironment().metrics()
                 .counter("io.dropwizard.jetty.MutableServletContextHandler.active-requests");
         for (int i = 0; i < 3; i++) {
-            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), APP.getLocalPort())) {
-                OutputStream out = socket.getOutputStream();
-                out.write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                out.flush();
+            try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+                connection.send(RawHttpConnection.requestHead("GET", pathAndQuery));
                 Thread.sleep(100);
-                socket.setSoLinger(true, 0); // close() now sends RST: the answer's write fails
+                connection.reset(); // RST: the answer's write fails
             }
         }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (inFlight.getCount() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(inFlight.getCount()).as("requests still in flight 5 s after their answers failed").isZero();
+        Await.until(() -> inFlight.getCount() == 0, Duration.ofSeconds(5), "no request in flight after their answers failed");
     }
 
     @Test
-    void answersStillReachClientsThatStay() throws Exception {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), APP.getLocalPort())) {
-            socket.getOutputStream().write("GET /work/cached?ms=10 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-                    .getBytes(StandardCharsets.US_ASCII));
-            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+    void answersStillReachClientsThatStay() {
+        try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+            String answer = connection.send(RawHttpConnection.requestHead("GET", "/work/cached?ms=10", "Connection: close"))
+                    .readToEnd();
             assertThat(answer).startsWith("HTTP/1.1 200").contains("\"pattern\":\"cached\"");
         }
     }

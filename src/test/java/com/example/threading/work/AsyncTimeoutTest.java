@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.AdminMetrics;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.time.Duration;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,24 +39,19 @@ class AsyncTimeoutTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"thread-per-request", "cached", "bounded"})
-    void workLongerThanTheTimeoutIsAnswered503AndCancelled(String pattern) throws InterruptedException {
-        LoopbackHttp.Answer answer = HTTP.get("http://127.0.0.1:" + APP.getLocalPort() + "/work/" + pattern + "?ms=10000");
+    void workLongerThanTheTimeoutIsAnswered503AndCancelled(String pattern) {
+        LoopbackHttp.Answer answer = HTTP.get(LoopbackHttp.url(APP.getLocalPort(), "/work/" + pattern + "?ms=10000"));
 
         assertThat(answer.status()).isEqualTo(503);
         assertThat(answer.header("Retry-After")).isEqualTo("2");
         assertThat(answer.json().path("message").asText()).contains("no answer within " + TIMEOUT_MS + " ms");
         assertThat(answer.latencyMs()).isBetween((long) TIMEOUT_MS, 5_000L);
-        String metrics = "http://127.0.0.1:" + APP.getAdminPort() + "/metrics";
-        assertThat(HTTP.get(metrics).json().path("meters").path("work." + pattern + ".timeouts").path("count").asLong())
-                .isGreaterThanOrEqualTo(1);
+        AdminMetrics admin = new AdminMetrics(HTTP, APP.getAdminPort());
+        assertThat(admin.count("work." + pattern + ".timeouts")).isGreaterThanOrEqualTo(1);
         // The sleeping task was interrupted: its thread is free long before the 10 s wait would end.
-        String running = pattern.equals("thread-per-request")
-                ? "/gauges/work.thread-per-request.live-threads/value"
-                : "/counters/work." + pattern + ".executor.running/count";
-        long deadline = System.nanoTime() + 3_000_000_000L;
-        while (HTTP.get(metrics).json().at(running).asLong() != 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(HTTP.get(metrics).json().at(running).asLong()).isZero();
+        LongSupplier running = pattern.equals("thread-per-request")
+                ? () -> admin.gauge("work.thread-per-request.live-threads")
+                : () -> admin.count("work." + pattern + ".executor.running");
+        Await.until(() -> running.getAsLong() == 0, Duration.ofSeconds(3), pattern + "'s timed-out task gave its thread back");
     }
 }

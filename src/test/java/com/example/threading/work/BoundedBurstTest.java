@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.AdminMetrics;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -34,30 +38,26 @@ class BoundedBurstTest {
 
     @Test
     void everyBurstGetsExactlyThreadsPlusQueuePlaces() {
-        String url = "http://127.0.0.1:" + APP.getLocalPort() + "/work/bounded?ms=1500";
+        String url = LoopbackHttp.url(APP.getLocalPort(), "/work/bounded?ms=1500");
         int places = APP.getConfiguration().getWork().getBoundedPool().getThreads()
                 + APP.getConfiguration().getWork().getBoundedPool().getQueueCapacity();
         assertThat(places).isEqualTo(100);
 
         for (int burst = 1; burst <= 3; burst++) {
             awaitAllPlacesFree();
-            List<LoopbackHttp.Answer> answers = HTTP.concurrently(url, places);
+            List<LoopbackHttp.Answer> answers = HTTP.getAll(url, places);
             assertThat(answers).as("burst %d of %d on %d places", burst, places, places)
                     .extracting(LoopbackHttp.Answer::status).containsOnly(200);
         }
         awaitAllPlacesFree();
-        List<LoopbackHttp.Answer> overfull = HTTP.concurrently(url, places + 50);
+        List<LoopbackHttp.Answer> overfull = HTTP.getAll(url, places + 50);
         assertThat(overfull.stream().filter(a -> a.status() == 200)).hasSize(places);
         assertThat(overfull.stream().filter(a -> a.status() == 503)).hasSize(50);
     }
 
     /** A place is given back just after its answer is sent: wait (at most 5 s) until the pool is idle again. */
     private static void awaitAllPlacesFree() {
-        String metrics = "http://127.0.0.1:" + APP.getAdminPort() + "/metrics";
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (HTTP.get(metrics).json().at("/gauges/work.bounded.places-taken/value").asInt(-1) != 0) {
-            assertThat(System.nanoTime()).as("bounded pool idle within 5 s").isLessThan(deadline);
-            Thread.onSpinWait();
-        }
+        AdminMetrics admin = new AdminMetrics(HTTP, APP.getAdminPort());
+        Await.until(() -> admin.gauge("work.bounded.places-taken") == 0, Duration.ofSeconds(5), "bounded pool idle");
     }
 }

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.Counter;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -29,7 +32,7 @@ class GracefulShutdownTest {
         }
         try (LoopbackHttp http = new LoopbackHttp()) {
             List<CompletableFuture<LoopbackHttp.Answer>> inFlight = patterns.stream()
-                    .map(p -> http.send("http://127.0.0.1:" + server.getLocalPort() + "/work/" + p + "?ms=2000"))
+                    .map(p -> http.getAsync(LoopbackHttp.url(server.getLocalPort(), "/work/" + p + "?ms=2000")))
                     .toList();
             awaitInFlight(server, patterns.size());
 
@@ -48,12 +51,9 @@ class GracefulShutdownTest {
     }
 
     /** Waits (at most 10 s) until the application handler counts {@code count} requests in flight. */
-    private static void awaitInFlight(DropwizardTestSupport<ThreadingConfiguration> server, int count) throws InterruptedException {
+    private static void awaitInFlight(DropwizardTestSupport<ThreadingConfiguration> server, int count) {
         Counter active = server.getEnvironment().metrics().counter("io.dropwizard.jetty.MutableServletContextHandler.active-requests");
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (active.getCount() < count && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
+        Await.until(() -> active.getCount() >= count, Duration.ofSeconds(10), count + " requests in flight");
         assertThat(active.getCount()).as("requests in flight before the stop").isEqualTo(count);
     }
 }

@@ -4,10 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.AdminMetrics;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
+import com.example.threading.testing.LoopbackHttp.Answer;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -47,65 +52,57 @@ class WorkPatternsTest {
     }
 
     static String app(String pathAndQuery) {
-        return "http://127.0.0.1:" + APP.getLocalPort() + pathAndQuery;
+        return LoopbackHttp.url(APP.getLocalPort(), pathAndQuery);
     }
 
-    static String admin(String path) {
-        return "http://127.0.0.1:" + APP.getAdminPort() + path;
+    static AdminMetrics admin() {
+        return new AdminMetrics(HTTP, APP.getAdminPort());
     }
 
-    static long counter(String type, String name) {
-        JsonNode metric = HTTP.get(admin("/metrics")).json().path(type).path(name);
-        assertThat(metric.isMissingNode()).as("%s %s on /metrics", type, name).isFalse();
-        return metric.path("count").asLong();
-    }
-
-    static Set<String> threads(List<LoopbackHttp.Answer> answers) {
+    static Set<String> threads(List<Answer> answers) {
         return answers.stream().map(a -> a.json().path("thread").asText()).collect(Collectors.toSet());
     }
 
     @Test
     void blockingQueuesTheExcessBehindTheJettyPool() {
         int requests = 3 * JETTY_MAX_THREADS;
-        long timedBefore = counter("timers", "work.blocking.response-time");
+        long timedBefore = admin().count("work.blocking.response-time");
 
         long start = System.nanoTime();
-        CompletableFuture<List<LoopbackHttp.Answer>> burst = CompletableFuture.supplyAsync(
-                () -> HTTP.concurrently(app("/work/blocking?ms=1000"), requests));
-        LoopbackHttp.Answer healthDuringBurst = waitForUnhealthy("jetty-thread-pool");
-        List<LoopbackHttp.Answer> answers = burst.join();
+        CompletableFuture<List<Answer>> burst = CompletableFuture.supplyAsync(
+                () -> HTTP.getAll(app("/work/blocking?ms=1000"), requests));
+        Answer healthDuringBurst = waitForUnhealthy("jetty-thread-pool");
+        List<Answer> answers = burst.join();
         long wallMs = (System.nanoTime() - start) / 1_000_000;
 
-        assertThat(answers).extracting(LoopbackHttp.Answer::status).containsOnly(200);
+        assertThat(answers).extracting(Answer::status).containsOnly(200);
         // No more than maxThreads requests wait at once, so 3 × maxThreads requests need at least 3 waits.
         assertThat(threads(answers)).hasSizeLessThanOrEqualTo(JETTY_MAX_THREADS)
                 .allSatisfy(name -> assertThat(name).startsWith("dw-"));
         assertThat(wallMs).isGreaterThanOrEqualTo(3 * 1000);
         assertThat(healthDuringBurst.status()).isEqualTo(500);
         assertThat(healthDuringBurst.json().path("jetty-thread-pool").path("message").asText()).contains("low on threads");
-        assertThat(counter("timers", "work.blocking.response-time") - timedBefore).isEqualTo(requests);
+        assertThat(admin().count("work.blocking.response-time") - timedBefore).isEqualTo(requests);
     }
 
     @Test
     void threadPerRequestStartsADistinctThreadForEveryRequest() {
-        long startedBefore = HTTP.get(admin("/metrics")).json()
-                .path("gauges").path("work.thread-per-request.started-threads").path("value").asLong();
+        long startedBefore = admin().gauge("work.thread-per-request.started-threads");
 
-        List<LoopbackHttp.Answer> answers = HTTP.concurrently(app("/work/thread-per-request?ms=200"), 20);
+        List<Answer> answers = HTTP.getAll(app("/work/thread-per-request?ms=200"), 20);
 
-        assertThat(answers).extracting(LoopbackHttp.Answer::status).containsOnly(200);
+        assertThat(answers).extracting(Answer::status).containsOnly(200);
         assertThat(threads(answers)).hasSize(20).allSatisfy(name -> assertThat(name).startsWith("work-thread-per-request-"));
-        long startedAfter = HTTP.get(admin("/metrics")).json()
-                .path("gauges").path("work.thread-per-request.started-threads").path("value").asLong();
+        long startedAfter = admin().gauge("work.thread-per-request.started-threads");
         assertThat(startedAfter - startedBefore).isEqualTo(20);
     }
 
     @Test
     void cachedRunsAHundredConcurrentWaitsInAboutOneWait() {
         int waitMs = 2000;
-        List<LoopbackHttp.Answer> answers = HTTP.concurrently(app("/work/cached?ms=" + waitMs), 100);
+        List<Answer> answers = HTTP.getAll(app("/work/cached?ms=" + waitMs), 100);
 
-        assertThat(answers).extracting(LoopbackHttp.Answer::status).containsOnly(200);
+        assertThat(answers).extracting(Answer::status).containsOnly(200);
         // 100 distinct threads: no wait ever found an idle thread, so all 100 waits ran at the same time
         // (a pool of 50 would have run half of them after the other half, on the same 50 threads).
         assertThat(threads(answers)).hasSize(100).allSatisfy(name -> assertThat(name).startsWith("work-cached-"));
@@ -119,15 +116,15 @@ class WorkPatternsTest {
         // push every task through its queue and refuse some while threads are idle.
         for (int burst = 1; burst <= 2; burst++) {
             int waitMs = 2500;
-            long rejectedBefore = counter("meters", "work.bounded.rejected");
+            long rejectedBefore = admin().count("work.bounded.rejected");
 
-            CompletableFuture<List<LoopbackHttp.Answer>> answersFuture = CompletableFuture.supplyAsync(
-                    () -> HTTP.concurrently(app("/work/bounded?ms=" + waitMs), 100));
-            LoopbackHttp.Answer healthDuringBurst = waitForUnhealthy("work-bounded-pool");
-            List<LoopbackHttp.Answer> answers = answersFuture.join();
+            CompletableFuture<List<Answer>> answersFuture = CompletableFuture.supplyAsync(
+                    () -> HTTP.getAll(app("/work/bounded?ms=" + waitMs), 100));
+            Answer healthDuringBurst = waitForUnhealthy("work-bounded-pool");
+            List<Answer> answers = answersFuture.join();
 
-            List<LoopbackHttp.Answer> ok = answers.stream().filter(a -> a.status() == 200).toList();
-            List<LoopbackHttp.Answer> refused = answers.stream().filter(a -> a.status() != 200).toList();
+            List<Answer> ok = answers.stream().filter(a -> a.status() == 200).toList();
+            List<Answer> refused = answers.stream().filter(a -> a.status() != 200).toList();
             assertThat(ok).as("burst %d", burst).hasSize(BOUNDED_THREADS + BOUNDED_QUEUE);
             assertThat(threads(ok)).hasSize(BOUNDED_THREADS).allSatisfy(name -> assertThat(name).startsWith("work-bounded-"));
             assertThat(refused).hasSize(100 - BOUNDED_THREADS - BOUNDED_QUEUE).allSatisfy(a -> {
@@ -136,7 +133,7 @@ class WorkPatternsTest {
                 assertThat(a.json().path("code").asInt()).isEqualTo(503);
                 assertThat(a.latencyMs()).isLessThan(waitMs);
             });
-            assertThat(counter("meters", "work.bounded.rejected") - rejectedBefore).isEqualTo(80);
+            assertThat(admin().count("work.bounded.rejected") - rejectedBefore).isEqualTo(80);
             assertThat(healthDuringBurst.status()).isEqualTo(500);
             assertThat(healthDuringBurst.json().path("work-bounded-pool").path("message").asText()).startsWith("saturated");
             // Places are given back just after the answers are sent: healthy again within moments.
@@ -146,7 +143,7 @@ class WorkPatternsTest {
 
     @Test
     void virtualRunsOnAVirtualThreadOrExplainsWhyNot() {
-        LoopbackHttp.Answer answer = HTTP.get(app("/work/virtual?ms=50"));
+        Answer answer = HTTP.get(app("/work/virtual?ms=50"));
 
         if (Runtime.version().feature() >= 21) {
             assertThat(answer.status()).isEqualTo(200);
@@ -163,12 +160,12 @@ class WorkPatternsTest {
     @ValueSource(strings = {"blocking", "thread-per-request", "cached", "bounded", "virtual"})
     void badWaitIsA400JsonAndAbsentWaitIsRandom(String pattern) {
         for (String bad : List.of("-1", "60001", "abc", "1.5", "")) {
-            LoopbackHttp.Answer answer = HTTP.get(app("/work/" + pattern + "?ms=" + bad));
+            Answer answer = HTTP.get(app("/work/" + pattern + "?ms=" + bad));
             assertThat(answer.status()).as("ms=%s", bad).isEqualTo(400);
             assertThat(answer.header("Content-Type")).startsWith("application/json");
             assertThat(answer.json().isObject()).isTrue();
         }
-        LoopbackHttp.Answer random = HTTP.get(app("/work/" + pattern));
+        Answer random = HTTP.get(app("/work/" + pattern));
         if (random.status() != 501) {
             assertThat(random.status()).isEqualTo(200);
             assertThat(random.json().path("pattern").asText()).isEqualTo(pattern);
@@ -179,7 +176,7 @@ class WorkPatternsTest {
     @Test
     void patternMetricsAreOnTheAdminPortAndPrometheusParses() {
         HTTP.get(app("/work/cached?ms=1"));
-        JsonNode metrics = HTTP.get(admin("/metrics")).json();
+        JsonNode metrics = admin().metrics();
         for (String pattern : WorkPatterns.PATTERNS) {
             assertThat(metrics.path("timers").has("work." + pattern + ".response-time")).as(pattern).isTrue();
         }
@@ -195,48 +192,25 @@ class WorkPatternsTest {
         assertThat(metrics.path("gauges").has("work.bounded.places-taken")).isTrue();
         assertThat(metrics.path("gauges").has("org.eclipse.jetty.util.thread.QueuedThreadPool.dw.utilization")).isTrue();
 
-        LoopbackHttp.Answer prometheus = HTTP.get(admin("/prometheus"));
-        assertThat(prometheus.status()).isEqualTo(200);
-        List<String> typeLines = prometheus.body().lines().filter(l -> l.startsWith("# TYPE ")).toList();
+        String prometheus = admin().prometheusText();
+        List<String> typeLines = prometheus.lines().filter(l -> l.startsWith("# TYPE ")).toList();
         Set<String> names = typeLines.stream().map(l -> l.split(" ")[2]).collect(Collectors.toSet());
         assertThat(names).as("metric family names are unique").hasSize(typeLines.size());
-        assertThat(prometheus.body()).contains("work_cached_response_time_count", "work_bounded_rejected_total");
+        assertThat(prometheus).contains("work_cached_response_time_count", "work_bounded_rejected_total");
         // Every sample line belongs to a declared family: "name{labels} value" or "name value".
-        prometheus.body().lines().filter(l -> !l.startsWith("#") && !l.isBlank()).forEach(sample ->
+        prometheus.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).forEach(sample ->
                 assertThat(sample).matches("[a-zA-Z_:][a-zA-Z0-9_:]*(\\{.*})? [-+0-9.eEInfa]+"));
     }
 
     /** Polls /healthcheck until {@code check} is unhealthy (at most 5 s) and returns that answer. */
-    private static LoopbackHttp.Answer waitForUnhealthy(String check) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        LoopbackHttp.Answer answer;
-        do {
-            answer = HTTP.get(admin("/healthcheck"));
-            if (!answer.json().path(check).path("healthy").asBoolean(true)) {
-                return answer;
-            }
-            sleep(50);
-        } while (System.nanoTime() < deadline);
-        return answer;
+    private static Answer waitForUnhealthy(String check) {
+        return Await.until(() -> admin().healthcheck(), answer -> !answer.json().path(check).path("healthy").asBoolean(true),
+                Duration.ofSeconds(5), check + " unhealthy");
     }
 
     /** Polls /healthcheck until every check is healthy (at most 5 s) and returns that answer. */
-    private static LoopbackHttp.Answer waitForHealthy() {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        LoopbackHttp.Answer answer = HTTP.get(admin("/healthcheck"));
-        while (answer.status() != 200 && System.nanoTime() < deadline) {
-            sleep(20);
-            answer = HTTP.get(admin("/healthcheck"));
-        }
-        return answer;
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+    private static Answer waitForHealthy() {
+        return Await.until(() -> admin().healthcheck(), answer -> answer.status() == 200, Duration.ofSeconds(5),
+                "every check healthy");
     }
 }

@@ -1,0 +1,45 @@
+/**
+ * Long-poll events: {@code GET /events?after=<id>&timeout=<s>} parks the request (a started
+ * {@code AsyncContext}; no thread waits) until an event after the client's cursor, and every parked poll is
+ * answered in one batch per event; {@code POST /events} publishes one; {@code GET /events/blocking} is the
+ * blocking twin for comparison, where each waiting client holds a Jetty worker. Answers: 200 with
+ * {@link com.example.threading.longpoll.EventBatch} ({@code events}, {@code missed}, {@code lastId}), 204 at
+ * the poll's timeout, 503 with {@code Retry-After} when the hub is full or the server is stopping, JSON 400
+ * for a bad query.
+ *
+ * <p>Threads:
+ * <ul>
+ *   <li>Jetty workers run {@link com.example.threading.longpoll.LongPollServlet}: parse, start async mode,
+ *       {@link com.example.threading.longpoll.EventHub#poll} parks the poll (or answers it at once when the
+ *       cursor already has news) and the worker returns.</li>
+ *   <li>The publishing thread ({@code events-ticker-0}, or the Jetty worker of a {@code POST}) calls
+ *       {@link com.example.threading.longpoll.EventSink#publish}; the in-process stream delivers the event to
+ *       {@link com.example.threading.longpoll.EventHub#accept} on that thread, which appends it to the history
+ *       and swaps out the set of parked polls under the hub's lock, and wakes the blocking waiters.</li>
+ *   <li>One dispatcher thread ({@code events-dispatch-0}) queues a
+ *       {@link com.example.threading.longpoll.NonBlockingAnswer} (a {@code WriteListener}) per poll of the batch;
+ *       it never writes, so a slow reader cannot hold it up.</li>
+ *   <li>Jetty's threads run the write callbacks and each poll's timeout and failure callbacks
+ *       ({@link com.example.threading.longpoll.ParkedPoll}, which tells its
+ *       {@link com.example.threading.longpoll.ParkedPoll.ParkingLot}, the hub); {@code ParkedPoll.claim} lets
+ *       exactly one of the batch's write, the timeout, a failure or the shutdown answer a poll.</li>
+ *   <li>Jetty workers of {@code GET /events/blocking} sleep in
+ *       {@link com.example.threading.longpoll.BlockingWaits} until news, their timeout or shutdown.</li>
+ *   <li>The thread that stops the server runs {@link com.example.threading.longpoll.StopAnsweringParkedPolls}:
+ *       every parked poll gets a full 503 and every blocking waiter wakes, before the connectors close.</li>
+ * </ul>
+ *
+ * <p>Entry class: {@link com.example.threading.longpoll.LongPoll}
+ * ({@code new LongPoll(configuration.getEvents()).register(environment)}; paths
+ * {@link com.example.threading.longpoll.LongPoll#PATH} and
+ * {@link com.example.threading.longpoll.LongPoll#BLOCKING_PATH});
+ * configuration {@link com.example.threading.longpoll.EventsConfiguration} (section {@code events}); metrics
+ * {@code events.*}. The guide (contract, disconnects, shutdown, figures) is {@code docs/longpoll.md}.
+ *
+ * <p>To copy: the whole package. It needs Dropwizard core (Jetty 12 ee10 servlets, Jackson, Metrics) and nothing
+ * from the other packages: the servlets complete their own async requests. To share one event stream between
+ * instances, implement {@link com.example.threading.longpoll.EventSource} and
+ * {@link com.example.threading.longpoll.EventSink} in place of {@code InProcessEventStream}; the hub, history
+ * and servlets stay as they are.
+ */
+package com.example.threading.longpoll;

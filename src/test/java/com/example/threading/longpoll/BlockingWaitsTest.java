@@ -1,0 +1,120 @@
+package com.example.threading.longpoll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.Meter;
+import com.example.threading.testing.Await;
+import com.fasterxml.jackson.databind.node.LongNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The blocking twin's waiting on real threads: woken by news or close, timed out, counted, and signalled only under the lock. */
+class BlockingWaitsTest {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final EventHistory history = new EventHistory(4, lock);
+    private final Meter timeouts = new Meter();
+    private final Meter missed = new Meter();
+    private final BlockingWaits waits = new BlockingWaits(lock, history, timeouts, missed);
+    private final ExecutorService waiters = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopWaiters() {
+        waiters.shutdownNow();
+    }
+
+    @Test
+    void everyWaiterWakesWithTheEventAfterItsCursor() throws Exception {
+        append(1);
+        List<Future<BlockingWaits.Outcome>> outcomes = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            outcomes.add(waiters.submit(() -> waits.await(1L, 30_000)));
+        }
+        outcomes.add(waiters.submit(() -> waits.await(null, 30_000))); // null: the next event
+        Await.until(() -> waits.waiting() == 6, Duration.ofSeconds(10), "6 threads waiting");
+
+        append(2);
+
+        for (Future<BlockingWaits.Outcome> outcome : outcomes) {
+            EventBatch batch = outcome.get(10, TimeUnit.SECONDS).batch;
+            assertThat(batch.events()).extracting(Event::id).containsExactly(2L);
+            assertThat(batch.missed()).isFalse();
+        }
+        assertThat(waits.waiting()).isZero();
+        assertThat(timeouts.getCount()).isZero();
+    }
+
+    @Test
+    void aCursorWithNewsIsAnsweredWithoutWaitingAndAMissedCursorIsCounted() throws Exception {
+        for (long id = 1; id <= 6; id++) {
+            append(id);
+        }
+        BlockingWaits.Outcome outcome = waits.await(0L, 30_000);
+
+        assertThat(outcome.batch.events()).extracting(Event::id).containsExactly(3L, 4L, 5L, 6L);
+        assertThat(outcome.batch.missed()).isTrue();
+        assertThat(missed.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aWaitWithoutNewsTimesOutAndIsCounted() throws Exception {
+        long start = System.nanoTime();
+        BlockingWaits.Outcome outcome = waits.await(null, 200);
+
+        assertThat(outcome).isSameAs(BlockingWaits.Outcome.TIMED_OUT);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        assertThat(timeouts.getCount()).isEqualTo(1);
+        assertThat(waits.waiting()).isZero();
+    }
+
+    @Test
+    void closeWakesEveryWaiterAndAnswersLaterOnesAtOnceUnlessTheyHaveNews() throws Exception {
+        append(1);
+        List<Future<BlockingWaits.Outcome>> outcomes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            outcomes.add(waiters.submit(() -> waits.await(null, 30_000)));
+        }
+        Await.until(() -> waits.waiting() == 3, Duration.ofSeconds(10), "3 threads waiting");
+
+        lock.lock();
+        try {
+            waits.close();
+        } finally {
+            lock.unlock();
+        }
+
+        for (Future<BlockingWaits.Outcome> outcome : outcomes) {
+            assertThat(outcome.get(10, TimeUnit.SECONDS)).isSameAs(BlockingWaits.Outcome.CLOSED);
+        }
+        assertThat(waits.await(null, 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
+        assertThat(waits.await(0L, 30_000).batch.events()).as("news is still answered").hasSize(1);
+        assertThat(timeouts.getCount()).isZero();
+    }
+
+    @Test
+    void signallingWithoutTheLockIsRefused() {
+        assertThatThrownBy(waits::signalNews).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(waits::close).isInstanceOf(IllegalStateException.class);
+    }
+
+    /** What the hub does on an event: append and signal in one hold of the lock. */
+    private void append(long id) {
+        lock.lock();
+        try {
+            assertThat(history.append(new Event(id, Instant.EPOCH, LongNode.valueOf(id)))).isTrue();
+            waits.signalNews();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package com.example.threading.longpoll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.LongNode;
+import io.dropwizard.jackson.Jackson;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hub without a server: polls are {@link FakeAsyncContext}s, the dispatcher runs batches on the publishing
+ * thread, and the test plays Jetty's write and timeout callbacks, from two threads at once where the race
+ * matters. Every poll must be completed exactly once, and the parked count must return to zero.
+ */
+class EventHubTest {
+
+    private static final ObjectMapper MAPPER = Jackson.newObjectMapper();
+
+    private final LongPollMetrics metrics = new LongPollMetrics(new MetricRegistry());
+    private final ExecutorService jettyThreads = Executors.newFixedThreadPool(2);
+    private long lastPublished;
+
+    @AfterEach
+    void stopThreads() {
+        jettyThreads.shutdownNow();
+    }
+
+    @Test
+    void anEventRacingThePollsTimeoutsAnswersEveryPollExactlyOnce() throws Exception {
+        EventHub hub = hub(1_000);
+        int rounds = 300;
+        int pollsPerRound = 20;
+        int answeredWithEvent = 0;
+        int timedOut = 0;
+        int roundsWithABatchAnswer = 0;
+        for (int round = 0; round < rounds; round++) {
+            List<FakeAsyncContext> polls = new ArrayList<>();
+            for (int i = 0; i < pollsPerRound; i++) {
+                FakeAsyncContext poll = new FakeAsyncContext(false);
+                hub.poll(poll, null);
+                polls.add(poll);
+            }
+            assertThat(hub.parkedCount()).isEqualTo(pollsPerRound);
+
+            CountDownLatch start = new CountDownLatch(1);
+            long eventId = lastPublished + 1;
+            Future<?> event = jettyThreads.submit(() -> {
+                start.await();
+                publish(hub); // queues one write per poll still parked ...
+                polls.forEach(FakeAsyncContext::writePossible); // ... and Jetty runs them
+                return null;
+            });
+            Future<?> timeouts = jettyThreads.submit(() -> {
+                start.await();
+                for (int i = polls.size() - 1; i >= 0; i--) {
+                    polls.get(i).timeout();
+                }
+                return null;
+            });
+            start.countDown();
+            event.get(10, TimeUnit.SECONDS);
+            timeouts.get(10, TimeUnit.SECONDS);
+
+            boolean anyWithEvent = false;
+            for (FakeAsyncContext poll : polls) {
+                assertThat(poll.completions()).as("round %d", round).isEqualTo(1);
+                assertThat(poll.status()).isIn(200, 204);
+                if (poll.status() == 200) {
+                    assertThat(ids(poll)).containsExactly(eventId);
+                    answeredWithEvent++;
+                    anyWithEvent = true;
+                } else {
+                    assertThat(poll.body()).isEmpty();
+                    timedOut++;
+                }
+            }
+            roundsWithABatchAnswer += anyWithEvent ? 1 : 0;
+            assertThat(hub.parkedCount()).as("round %d", round).isZero();
+        }
+        assertThat(answeredWithEvent + timedOut).isEqualTo(rounds * pollsPerRound);
+        assertThat(metrics.timeouts.getCount()).isEqualTo(timedOut);
+        assertThat(metrics.eventToLastWrite.getCount()).isEqualTo(roundsWithABatchAnswer);
+        assertThat(metrics.batchSize.getCount()).isEqualTo(rounds);
+    }
+
+    @Test
+    void aPollWhoseCursorHasNewsIsAnsweredAtOnceWithoutParking() throws Exception {
+        EventHub hub = hub(10);
+        publish(hub);
+        publish(hub);
+        publish(hub);
+
+        FakeAsyncContext behind = new FakeAsyncContext(true);
+        hub.poll(behind, 1L);
+        FakeAsyncContext beyond = new FakeAsyncContext(true);
+        hub.poll(beyond, 99L);
+
+        assertThat(behind.status()).isEqualTo(200);
+        assertThat(ids(behind)).containsExactly(2L, 3L);
+        assertThat(json(beyond).get("missed").asBoolean()).as("a cursor this stream never issued").isTrue();
+        assertThat(json(beyond).get("lastId").asLong()).isEqualTo(3);
+        assertThat(hub.parkedCount()).isZero();
+        assertThat(metrics.answeredAtOnce.getCount()).isEqualTo(2);
+        assertThat(metrics.missed.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aFullHubAnswers503WithRetryAfterAndParksNothingMore() throws Exception {
+        EventHub hub = hub(2);
+        hub.poll(new FakeAsyncContext(true), null);
+        hub.poll(new FakeAsyncContext(true), null);
+
+        FakeAsyncContext third = new FakeAsyncContext(true);
+        hub.poll(third, null);
+
+        assertThat(third.status()).isEqualTo(503);
+        assertThat(third.header("Retry-After")).isEqualTo("1");
+        assertThat(json(third).get("code").asInt()).isEqualTo(503);
+        assertThat(third.completions()).isEqualTo(1);
+        assertThat(hub.parkedCount()).isEqualTo(2);
+        assertThat(metrics.rejected.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedPollIsCompletedAndLeavesTheParkedSet() {
+        EventHub hub = hub(10);
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, null);
+
+        poll.fail(new IOException("connection reset"));
+        publish(hub);
+
+        assertThat(poll.completions()).isEqualTo(1);
+        assertThat(poll.status()).as("nothing written to a failed request").isZero();
+        assertThat(hub.parkedCount()).isZero();
+        assertThat(metrics.disconnects.getCount()).isEqualTo(1);
+        assertThat(metrics.batchSize.getSnapshot().getMax()).as("the event found no poll left").isZero();
+    }
+
+    @Test
+    void closingAnswersEveryParkedPollWith503AndTurnsLaterPollsAndWaitersAway() throws Exception {
+        EventHub hub = hub(10);
+        List<FakeAsyncContext> polls = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            FakeAsyncContext poll = new FakeAsyncContext(true);
+            hub.poll(poll, null);
+            polls.add(poll);
+        }
+
+        assertThat(hub.close(5_000)).isEqualTo(3);
+
+        for (FakeAsyncContext poll : polls) {
+            assertThat(poll.status()).isEqualTo(503);
+            assertThat(poll.header("Retry-After")).isEqualTo("0");
+            assertThat(poll.header("Connection")).isEqualTo("close");
+            assertThat(poll.completions()).isEqualTo(1);
+        }
+        assertThat(hub.parkedCount()).isZero();
+        assertThat(metrics.shutdownAnswers.getCount()).isEqualTo(3);
+        FakeAsyncContext late = new FakeAsyncContext(true);
+        hub.poll(late, null);
+        assertThat(late.status()).isEqualTo(503);
+        assertThat(hub.blockingWaits().await(null, 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
+    }
+
+    private EventHub hub(int maxParked) {
+        return new EventHub(16, maxParked, 1, Runnable::run, new JsonResponses(MAPPER), metrics);
+    }
+
+    /** What the in-process stream does: number the next event and hand it to the hub on this thread. */
+    private synchronized void publish(EventHub hub) {
+        lastPublished++;
+        hub.accept(new Event(lastPublished, Instant.EPOCH, LongNode.valueOf(lastPublished)));
+    }
+
+    private static JsonNode json(FakeAsyncContext poll) throws IOException {
+        return MAPPER.readTree(poll.body());
+    }
+
+    private static List<Long> ids(FakeAsyncContext poll) throws IOException {
+        List<Long> ids = new ArrayList<>();
+        json(poll).get("events").forEach(event -> ids.add(event.get("id").asLong()));
+        return ids;
+    }
+}

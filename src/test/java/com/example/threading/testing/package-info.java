@@ -1,0 +1,12 @@
+/**
+ * What tests of this service share: a loopback HTTP client ({@link com.example.threading.testing.LoopbackHttp},
+ * answers as {@link com.example.threading.testing.LoopbackHttp.Answer}), raw connections for clients that
+ * misbehave ({@link com.example.threading.testing.RawHttpConnection}), reading metrics and health from the admin
+ * port ({@link com.example.threading.testing.AdminMetrics}), and waiting for a condition with a deadline
+ * ({@link com.example.threading.testing.Await}).
+ *
+ * <p>Nothing here starts a server: tests do that themselves with Dropwizard's {@code DropwizardAppExtension} or
+ * {@code DropwizardTestSupport} ({@code ConfigOverride.randomPorts()}), and pass the ports in. Timeouts are
+ * generous (the build machine has 2 cores shared with other builds); real figures belong in {@code load/}.
+ */
+package com.example.threading.testing;
