@@ -36,7 +36,7 @@ public final class WorkPatterns {
     /** Servlet URL pattern that covers every pattern's endpoint, for filters. */
     public static final String URL_PATTERN = PATH + "/*";
 
-    /** The patterns in the order the README and the load tool show them. */
+    /** The patterns in the order docs/work.md and the load tool show them. */
     public static final List<String> PATTERNS = List.of("blocking", "thread-per-request", "cached", "bounded", "virtual");
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkPatterns.class);

@@ -92,7 +92,7 @@ class LongPollEndpointTest {
         }
         // Publish to the last answer read by this client (which shares the 2 cores with the server and, here, with
         // other builds): a generous bound that still fails if the batch waits for the polls' 60 s timeout.
-        // The figures measured on a quieter machine are in the README (long-poll, measured figures).
+        // The figures measured on a quieter machine are in docs/longpoll.md (measured figures).
         assertThat(elapsedMs).isLessThan(45_000);
         assertThat(parked()).isZero();
         assertThat(metrics().histogram("events.batch-size").getCount()).isEqualTo(batchesBefore + 1);

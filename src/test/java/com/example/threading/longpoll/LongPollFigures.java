@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Polls ask for {@code timeout=300} so that none expires while 20,000 are being parked: start the server with
  * {@code EVENTS_MAX_TIMEOUT=300s} and {@code EVENTS_TICK_PERIOD=0} (then every batch is one of the rounds), and
- * with {@code -Ddw.server.applicationConnectors[0].type=h2c} for {@code h2c}. See the README, long-poll "Measured figures".
+ * with {@code -Ddw.server.applicationConnectors[0].type=h2c} for {@code h2c}. See docs/longpoll.md, "Measured figures".
  * <pre>
  * java -cp target/test-classes:target/threading-reference.jar com.example.threading.longpoll.LongPollFigures \
  *     http://127.0.0.1:18080 http://127.0.0.1:18081 20000 h2c 25 3

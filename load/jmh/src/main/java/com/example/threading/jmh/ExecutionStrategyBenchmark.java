@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  * Workloads: {@code cpu-only} (handling reads the request's 8 KiB and hashes it) and {@code some-block} (also, one
  * request in {@value #BLOCK_ONE_IN} blocks {@value #BLOCK_MICROS} µs: head-of-line blocking for PC).
- * The default run is short; the README ("The benchmark") gives the full run.
+ * The default run is short; docs/jetty.md ("The benchmark") gives the full run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
