@@ -3,6 +3,7 @@ package com.example.threading;
 import com.example.threading.client.ClientFanout;
 import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
+import com.example.threading.jetty.virtual.ServerVirtualThreads;
 import com.example.threading.longpoll.LongPoll;
 import com.example.threading.metrics.PrometheusEndpoint;
 import com.example.threading.servlet.CompleteAsyncOnFailedWrite;
@@ -43,6 +44,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
 
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
+        // First: refuses to start (JDK 17, or Dropwizard's own flag) before any pattern has built a pool.
+        ServerVirtualThreads.register(environment, configuration.getServerVirtualThreads(), configuration.getServerFactory());
         // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
         environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, WorkPatterns.URL_PATTERN, ClientFanout.PATH);
