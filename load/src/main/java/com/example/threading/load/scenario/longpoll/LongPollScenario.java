@@ -72,7 +72,10 @@ public final class LongPollScenario extends ScenarioCommand {
         report.configure("clients", clients).configure("iterations", iterations).configure("tick", tick)
                 .configure("Jetty maxThreads", threads).configure("endpoints", endpoints).configure("poll timeout s", pollTimeout)
                 .configure("cursor", waitNext ? "none (every poll waits for the next event)" : "after = last id seen")
-                .configure("limit per endpoint", endpointLimit);
+                .configure("limit per endpoint", endpointLimit)
+                .configure("on virtual threads", onVirtualThreads.isEmpty() ? "none"
+                        : onVirtualThreads + " once more, each on a fresh service with SERVER_VIRTUAL_THREADS=true (the other "
+                        + "endpoints' services run on platform threads; 'service overrides' below shows the last service started)");
         report.summary(clients + " clients each poll " + iterations + " times; an event arrives every " + tick.toMillis() + " ms, so at "
                 + "best every client is answered once per event: " + Report.num(limit) + " req/s (C ÷ tick). The article (Tomcat, "
                 + "200 workers, 2,000 × 10, 2 s): blocking 9,492 ms average, 195 req/s; AsyncContext 1,875 ms average, 939 req/s. "
