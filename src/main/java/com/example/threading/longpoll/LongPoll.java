@@ -3,6 +3,7 @@ package com.example.threading.longpoll;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.InstrumentedExecutorService;
 import com.codahale.metrics.MetricRegistry;
+import com.example.threading.longpoll.redis.RedisEventStream;
 import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.ServletRegistration;
 import java.time.Clock;
@@ -10,7 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * Wires the long-poll pattern: in-process event stream, hub, ticker, the servlets at {@code /events} and
+ * Wires the long-poll pattern: event stream (in-process, or Redis with {@code events.stream.type: redis}), hub, ticker, the servlets at {@code /events} and
  * {@code /events/blocking} on the application port, metrics {@code events.*} and the shutdown hook.
  *
  * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
@@ -31,6 +32,19 @@ public final class LongPoll {
         this.configuration = configuration;
     }
 
+    /** The configured stream, subscribed by {@code hub}: in-process, or a Redis Stream shared by several instances. */
+    private EventSink stream(Environment environment, EventHub hub) {
+        if (configuration.getStream().getType() == EventStreamConfiguration.Type.REDIS) {
+            RedisEventStream redis = RedisEventStream.register(environment, configuration.getStream().getRedis(),
+                    configuration.getHistorySize());
+            redis.subscribe(hub);
+            return redis;
+        }
+        InProcessEventStream inProcess = new InProcessEventStream(Clock.systemUTC());
+        inProcess.subscribe(hub);
+        return inProcess;
+    }
+
     /** Creates the stream, hub and managed threads and registers servlets, metrics and lifecycle hooks. */
     public void register(Environment environment) {
         MetricRegistry metrics = environment.metrics();
@@ -44,9 +58,7 @@ public final class LongPoll {
         EventHub hub = new EventHub(configuration.getHistorySize(), configuration.getMaxParked(),
                 configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics);
 
-        InProcessEventStream stream = new InProcessEventStream(Clock.systemUTC());
-        stream.subscribe(hub);
-        EventSink sink = stream;
+        EventSink sink = stream(environment, hub);
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
         BlockingWaits blockingWaits = hub.blockingWaits();

@@ -1,0 +1,33 @@
+package com.example.threading.longpoll.redis;
+
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+
+/**
+ * The Redis stream's meters and timer, all named {@code events.redis.*} (the lag gauge is registered by
+ * {@link RedisEventStream}).
+ *
+ * <p>Thread-safety: immutable holder of thread-safe Metrics objects.
+ */
+final class RedisStreamMetrics {
+
+    /** Time from sending the publish script to its reply (successful publishes only). */
+    final Timer publishLatency;
+    /** Publishes the stream could not take: not connected, command timeout, script error. */
+    final Meter publishFailures;
+    /** Times the reader lost its connection (or could not make one) and tried again after its backoff. */
+    final Meter reconnects;
+    /** Cursors the ring no longer held, answered from the stream with XRANGE. */
+    final Meter historyReads;
+    /** History reads that failed (Redis unreachable): those polls were answered from the ring with {@code missed}. */
+    final Meter historyReadFailures;
+
+    RedisStreamMetrics(MetricRegistry registry) {
+        publishLatency = registry.timer("events.redis.publish.latency");
+        publishFailures = registry.meter("events.redis.publish.failures");
+        reconnects = registry.meter("events.redis.reader.reconnects");
+        historyReads = registry.meter("events.redis.history.reads");
+        historyReadFailures = registry.meter("events.redis.history.failures");
+    }
+}

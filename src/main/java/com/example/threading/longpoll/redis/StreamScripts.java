@@ -1,0 +1,40 @@
+package com.example.threading.longpoll.redis;
+
+/**
+ * The Lua scripts the stream runs inside Redis. A script runs atomically (no other command of any client runs in
+ * between), which is what makes the ids whole numbers that increase by exactly one across every instance.
+ *
+ * <p>Thread-safety: constants only.
+ */
+final class StreamScripts {
+
+    /**
+     * Publish: KEYS[1] the stream, KEYS[2] the id counter; ARGV[1] the event's JSON, ARGV[2] the approximate
+     * MAXLEN, ARGV[3] the newest id this instance has read (a floor). Returns {id, epoch milliseconds}.
+     *
+     * <p>The counter is first raised to the floor and to the stream's newest entry if it is behind either: that
+     * only happens when Redis lost the counter (a restart without persistence, a deleted key) while an instance or
+     * the stream still knew a higher id; without the repair the XADD below would fail (an id at or below the
+     * stream's top) or reuse ids clients already hold. Then INCR numbers the event and XADD appends it with
+     * {@code <n>-0} as its entry id, trimming the stream to about MAXLEN entries. The time is Redis's clock, so
+     * events of all instances carry one clock.
+     */
+    static final String PUBLISH = """
+            local counter = tonumber(redis.call('GET', KEYS[2]) or '0')
+            local floor = tonumber(ARGV[3])
+            local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+            if #top > 0 then
+              local topId = tonumber(string.match(top[1][1], '^(%d+)'))
+              if topId > floor then floor = topId end
+            end
+            if counter < floor then redis.call('SET', KEYS[2], floor) end
+            local id = redis.call('INCR', KEYS[2])
+            local now = redis.call('TIME')
+            local ms = now[1] .. string.format('%03d', math.floor(tonumber(now[2]) / 1000))
+            redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], id .. '-0', 'time', ms, 'data', ARGV[1])
+            return {id, ms}
+            """;
+
+    private StreamScripts() {
+    }
+}
