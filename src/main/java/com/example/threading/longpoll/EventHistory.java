@@ -55,6 +55,15 @@ final class EventHistory {
     }
 
     /**
+     * True when the ring can answer {@code cursor} exactly: it is at or below the newest id and every event after it
+     * is still held (so {@link #after} would not say {@code missed}).
+     */
+    boolean covers(long cursor) {
+        checkGuarded();
+        return cursor <= lastId && cursor >= lastId - size;
+    }
+
+    /**
      * The events after {@code cursor}, oldest first. {@code missed} is set when events after the cursor are no
      * longer held, or when the cursor lies beyond the newest id (e.g. one from before a restart); either way
      * the client should continue from {@code lastId}.

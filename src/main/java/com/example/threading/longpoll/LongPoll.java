@@ -32,19 +32,6 @@ public final class LongPoll {
         this.configuration = configuration;
     }
 
-    /** The configured stream, subscribed by {@code hub}: in-process, or a Redis Stream shared by several instances. */
-    private EventSink stream(Environment environment, EventHub hub) {
-        if (configuration.getStream().getType() == EventStreamConfiguration.Type.REDIS) {
-            RedisEventStream redis = RedisEventStream.register(environment, configuration.getStream().getRedis(),
-                    configuration.getHistorySize());
-            redis.subscribe(hub);
-            return redis;
-        }
-        InProcessEventStream inProcess = new InProcessEventStream(Clock.systemUTC());
-        inProcess.subscribe(hub);
-        return inProcess;
-    }
-
     /** Creates the stream, hub and managed threads and registers servlets, metrics and lifecycle hooks. */
     public void register(Environment environment) {
         MetricRegistry metrics = environment.metrics();
@@ -55,10 +42,22 @@ public final class LongPoll {
         ExecutorService dispatcher = new InstrumentedExecutorService(
                 environment.lifecycle().executorService("events-dispatch-%d").minThreads(1).maxThreads(1).build(),
                 metrics, "events.dispatcher");
+        // The stream: in-process, or one Redis Stream shared by several instances, whose log also answers the
+        // cursors this instance's ring cannot (older than the ring, or not read here yet).
+        RedisEventStream shared = configuration.getStream().getType() == EventStreamConfiguration.Type.REDIS
+                ? RedisEventStream.register(environment, configuration.getStream().getRedis(), configuration.getHistorySize())
+                : null;
         EventHub hub = new EventHub(configuration.getHistorySize(), configuration.getMaxParked(),
-                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics);
-
-        EventSink sink = stream(environment, hub);
+                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics, shared);
+        EventSink sink;
+        if (shared != null) {
+            shared.subscribe(hub);
+            sink = shared;
+        } else {
+            InProcessEventStream inProcess = new InProcessEventStream(Clock.systemUTC());
+            inProcess.subscribe(hub);
+            sink = inProcess;
+        }
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
         BlockingWaits blockingWaits = hub.blockingWaits();

@@ -3,6 +3,7 @@ package com.example.threading.longpoll.redis;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.health.HealthCheck;
 import com.example.threading.longpoll.Event;
+import com.example.threading.longpoll.EventArchive;
 import com.example.threading.longpoll.EventSink;
 import com.example.threading.longpoll.EventSource;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * volatile publish connection (set by the reader thread once it could connect; lettuce connections are
  * thread-safe) and completes its stage on a lettuce I/O thread. The reader thread alone calls the subscriber.
  */
-public final class RedisEventStream implements EventSink, EventSource, Managed {
+public final class RedisEventStream implements EventSink, EventSource, EventArchive, Managed {
 
     private static final Logger LOG = LoggerFactory.getLogger(RedisEventStream.class);
 
@@ -60,6 +61,7 @@ public final class RedisEventStream implements EventSink, EventSource, Managed {
     private final int historySize;
     private final ObjectMapper mapper;
     private final RedisStreamMetrics metrics;
+    private final StreamEntries entries;
     private final ClientResources resources;
     private final RedisClient publishClient;
     private final RedisClient readerClient;
@@ -76,6 +78,7 @@ public final class RedisEventStream implements EventSink, EventSource, Managed {
         this.historySize = historySize;
         this.mapper = mapper;
         this.metrics = metrics;
+        this.entries = new StreamEntries(mapper);
         Duration commandTimeout = Duration.ofMillis(configuration.getCommandTimeout().toMilliseconds());
         Duration maxDelay = Duration.ofMillis(configuration.getMaxReconnectDelay().toMilliseconds());
         this.resources = DefaultClientResources.builder()
@@ -134,7 +137,7 @@ public final class RedisEventStream implements EventSink, EventSource, Managed {
     @Override
     public void start() {
         reader = new StreamReader(readerClient, keys[0], keys[1], historySize,
-                configuration.getMaxReconnectDelay().toMilliseconds(), new StreamEntries(mapper),
+                configuration.getMaxReconnectDelay().toMilliseconds(), entries,
                 Objects.requireNonNull(subscriber, "subscribe before start"), metrics, this::connectPublisherIfNeeded);
         readerThread = new Thread(reader, "events-redis-reader");
         readerThread.setDaemon(true);
@@ -185,6 +188,29 @@ public final class RedisEventStream implements EventSink, EventSource, Managed {
                 reader.sawNewest(id);
             }
             return new Event(id, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idAndTime.get(1)))), data);
+        });
+    }
+
+    @Override
+    public CompletionStage<Read> after(long cursor, int limit) {
+        StatefulRedisConnection<String, String> connection = publishConnection;
+        if (connection == null) {
+            metrics.historyReadFailures.mark();
+            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis at " + where() + ": " + publishProblem));
+        }
+        metrics.historyReads.mark();
+        CompletionStage<List<Object>> reply = connection.async().<List<Object>>eval(StreamScripts.HISTORY, ScriptOutputType.MULTI,
+                keys, StreamEntries.entryId(cursor + 1), Integer.toString(limit));
+        return reply.handle((newestAndEntries, failure) -> {
+            if (failure != null) {
+                metrics.historyReadFailures.mark();
+                throw new IllegalStateException("Redis at " + where() + " could not read the stream: " + failure, failure);
+            }
+            long newest = Long.parseLong(String.valueOf(newestAndEntries.get(0)));
+            if (reader != null) {
+                reader.sawNewest(newest);
+            }
+            return new Read(entries.events((List<?>) newestAndEntries.get(1)), newest);
         });
     }
 

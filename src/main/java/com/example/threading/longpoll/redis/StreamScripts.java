@@ -35,6 +35,15 @@ final class StreamScripts {
             return {id, ms}
             """;
 
+    /**
+     * History: KEYS[1] the stream, KEYS[2] the id counter; ARGV[1] the first entry id wanted ({@code <cursor+1>-0}),
+     * ARGV[2] the most entries. Returns {newest id numbered, entries}, read at one instant.
+     */
+    static final String HISTORY = """
+            local newest = tonumber(redis.call('GET', KEYS[2]) or '0')
+            return {newest, redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])}
+            """;
+
     private StreamScripts() {
     }
 }

@@ -6,6 +6,8 @@ import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,9 @@ import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,16 +32,26 @@ class RedisStreamClusterTest {
     private static TestRedis redis;
     private static ServiceInstance a;
     private static ServiceInstance b;
+    private static RedisClient client;
+    private static RedisCommands<String, String> commands;
+    private static final String KEY = "cluster-test";
+    /** A small ring, so that cursors fall out of it and are answered from the stream. */
+    private static final int RING = 16;
 
     @BeforeAll
     static void startRedisAndTwoInstances() throws Exception {
         redis = TestRedis.startOrSkip();
-        a = new ServiceInstance(HTTP, redis.uri(), "cluster-test").startHealthy();
-        b = new ServiceInstance(HTTP, redis.uri(), "cluster-test").startHealthy();
+        a = new ServiceInstance(HTTP, redis.uri(), KEY, "events.historySize", Integer.toString(RING)).startHealthy();
+        b = new ServiceInstance(HTTP, redis.uri(), KEY, "events.historySize", Integer.toString(RING)).startHealthy();
+        client = RedisClient.create(redis.uri());
+        commands = client.connect().sync();
     }
 
     @AfterAll
     static void stopAll() {
+        if (client != null) {
+            client.shutdown();
+        }
         for (AutoCloseable closeable : new AutoCloseable[] {a, b, redis, HTTP}) {
             try {
                 if (closeable != null) {
@@ -82,9 +96,15 @@ class RedisStreamClusterTest {
 
         ExecutorService threads = Executors.newCachedThreadPool();
         try {
+            // Followers on A, on B, and on a random one of the two per poll (a cursor from one instance, whose
+            // reader may lag the other's, must neither be missed nor answered twice).
             List<Future<List<Long>>> followers = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                ServiceInstance on = i % 2 == 0 ? a : b;
+            for (int i = 0; i < 9; i++) {
+                List<ServiceInstance> on = switch (i % 3) {
+                    case 0 -> List.of(a);
+                    case 1 -> List.of(b);
+                    default -> List.of(a, b);
+                };
                 followers.add(threads.submit(() -> follow(on, start, end)));
             }
             Set<Long> publishedIds = new ConcurrentSkipListSet<>();
@@ -121,12 +141,73 @@ class RedisStreamClusterTest {
         }
     }
 
-    /** Polls {@code on} from {@code cursor}, following lastId, until it has seen {@code end}; returns every id seen, in order. */
-    private static List<Long> follow(ServiceInstance on, long cursor, long end) {
+    @Test
+    void aCursorOlderThanTheRingIsAnsweredFromTheStreamAndMissedOnlyOnceTheStreamTrimmedIt() {
+        long start = a.publish("{\"n\":0}").json().get("id").asLong();
+        for (int n = 1; n < 3 * RING; n++) {
+            assertThat(a.publish("{\"n\":" + n + "}").status()).isEqualTo(200);
+        }
+        long newest = start + 3 * RING - 1;
+        Await.until(() -> b.lastId() == newest, Duration.ofSeconds(10), "B read every event");
+        long readsBefore = b.admin().count("events.redis.history.reads");
+
+        Answer old = HTTP.get(b.url("/events?after=" + start + "&timeout=10"));
+        assertThat(old.status()).isEqualTo(200);
+        assertThat(old.json().get("missed").asBoolean()).isFalse();
+        assertThat(ids(old)).containsExactlyElementsOf(range(start + 1, start + RING));
+        assertThat(old.json().get("lastId").asLong()).isEqualTo(start + RING);
+        assertThat(b.admin().count("events.redis.history.reads")).isEqualTo(readsBefore + 1);
+
+        commands.xtrim(KEY, 10); // exact trim: the stream keeps its newest 10 entries
+        Answer trimmed = HTTP.get(b.url("/events?after=" + start + "&timeout=10"));
+        assertThat(trimmed.json().get("missed").asBoolean()).isTrue();
+        assertThat(ids(trimmed)).containsExactlyElementsOf(range(newest - 9, newest));
+
+        // Today's contract for a cursor above the newest id: at once, missed, continue from the newest id.
+        Answer beyond = HTTP.get(b.url("/events?after=" + (newest + 1000) + "&timeout=10"));
+        assertThat(beyond.status()).isEqualTo(200);
+        assertThat(beyond.json().get("missed").asBoolean()).isTrue();
+        assertThat(beyond.json().get("lastId").asLong()).isEqualTo(newest);
+        assertThat(beyond.latencyMs()).isLessThan(5_000);
+    }
+
+    @Test
+    void aCursorNumberedButNotYetReadHereWaitsForTheNextEventInsteadOfBeingMissed() throws Exception {
+        Await.until(() -> a.lastId() == b.lastId(), Duration.ofSeconds(10), "both instances caught up");
+        // The counter moves on as if another instance had numbered an event that B's reader has not delivered yet.
+        long numbered = commands.incr(KEY + ":last-id");
+        CompletableFuture<Answer> ahead = HTTP.getAsync(b.url("/events?after=" + numbered + "&timeout=30"));
+        Await.until(() -> b.admin().gauge("events.parked") == 1, Duration.ofSeconds(10), "the poll ahead of B parked");
+
+        long next = a.publish("{\"after\":\"the gap\"}").json().get("id").asLong();
+        assertThat(next).isEqualTo(numbered + 1);
+        Answer answer = ahead.get(10, TimeUnit.SECONDS);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.json().get("missed").asBoolean()).isFalse();
+        assertThat(ids(answer)).containsExactly(next);
+        assertThat(b.admin().gauge("events.parked")).isZero();
+    }
+
+    private static List<Long> ids(Answer answer) {
+        List<Long> ids = new ArrayList<>();
+        answer.json().get("events").forEach(event -> ids.add(event.get("id").asLong()));
+        return ids;
+    }
+
+    private static List<Long> range(long from, long to) {
+        return LongStream.rangeClosed(from, to).boxed().toList();
+    }
+
+    /**
+     * Polls one of {@code on} (a random one per poll) from {@code cursor}, following lastId, until it has seen
+     * {@code end}; returns every id seen, in order.
+     */
+    private static List<Long> follow(List<ServiceInstance> on, long cursor, long end) {
         List<Long> seen = new ArrayList<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (cursor < end && System.nanoTime() < deadline) {
-            Answer answer = HTTP.get(on.url("/events?after=" + cursor + "&timeout=10"));
+            ServiceInstance instance = on.get(ThreadLocalRandom.current().nextInt(on.size()));
+            Answer answer = HTTP.get(instance.url("/events?after=" + cursor + "&timeout=10"));
             if (answer.status() == 204) {
                 continue;
             }
