@@ -68,7 +68,9 @@ public final class LongPoll {
         if (tickMs > 0) {
             ScheduledExecutorService scheduler = environment.lifecycle()
                     .scheduledExecutorService("events-ticker-%d").threads(1).build();
-            environment.lifecycle().manage(new EventTicker(sink, scheduler, tickMs,
+            // Instances sharing a Redis stream tick only while they hold the cluster's ticker lease: one tick per period.
+            TickGate gate = shared != null ? shared.tickGate(tickMs) : TickGate.ALWAYS;
+            environment.lifecycle().manage(new EventTicker(sink, gate, scheduler, tickMs,
                     configuration.getPublishTimeout().toMilliseconds(), metrics.meter("events.tick.failures")));
         }
         environment.lifecycle().addEventListener(

@@ -1,11 +1,13 @@
 package com.example.threading.longpoll.redis;
 
 import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheck;
 import com.example.threading.longpoll.Event;
 import com.example.threading.longpoll.EventArchive;
 import com.example.threading.longpoll.EventSink;
 import com.example.threading.longpoll.EventSource;
+import com.example.threading.longpoll.TickGate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,10 +23,12 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -69,15 +73,19 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     private volatile String publishProblem = "not connected yet";
     private Consumer<Event> subscriber;
     private volatile StreamReader reader;
+    private volatile TickerLease tickerLease;
+    private final MetricRegistry registry;
+    private final String instanceId = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
     private Thread readerThread;
 
     private RedisEventStream(RedisStreamConfiguration configuration, int historySize, ObjectMapper mapper,
-                             RedisStreamMetrics metrics) {
+                             MetricRegistry registry) {
         this.configuration = configuration;
         this.keys = new String[] {configuration.getKey(), configuration.getKey() + ":last-id"};
         this.historySize = historySize;
         this.mapper = mapper;
-        this.metrics = metrics;
+        this.registry = registry;
+        this.metrics = new RedisStreamMetrics(registry);
         this.entries = new StreamEntries(mapper);
         Duration commandTimeout = Duration.ofMillis(configuration.getCommandTimeout().toMilliseconds());
         Duration maxDelay = Duration.ofMillis(configuration.getMaxReconnectDelay().toMilliseconds());
@@ -100,7 +108,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
      */
     public static RedisEventStream register(Environment environment, RedisStreamConfiguration configuration, int historySize) {
         RedisEventStream stream = new RedisEventStream(configuration, historySize, environment.getObjectMapper(),
-                new RedisStreamMetrics(environment.metrics()));
+                environment.metrics());
         environment.lifecycle().manage(stream);
         environment.healthChecks().register(HEALTH_CHECK, new HealthCheck() {
             @Override
@@ -129,6 +137,17 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
         return client;
     }
 
+    /**
+     * The ticker's gate: this instance ticks only while it holds the cluster's ticker lease ({@code <key>:ticker}),
+     * so N instances make one tick per period. Registers the gauge {@code events.tick.leader} (1 while leading).
+     */
+    public TickGate tickGate(long periodMs) {
+        TickerLease lease = new TickerLease(() -> publishConnection, keys[0] + ":ticker", instanceId, periodMs);
+        registry.register("events.tick.leader", (Gauge<Integer>) lease::leader);
+        tickerLease = lease;
+        return lease;
+    }
+
     @Override
     public void subscribe(Consumer<Event> subscriber) {
         this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
@@ -150,6 +169,10 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
             reader.stop();
             readerThread.interrupt();
             readerThread.join(5_000);
+        }
+        TickerLease lease = tickerLease;
+        if (lease != null) {
+            lease.release(); // the ticker stopped before the stream (reverse start order): another instance ticks now
         }
         StatefulRedisConnection<String, String> connection = publishConnection;
         if (connection != null) {

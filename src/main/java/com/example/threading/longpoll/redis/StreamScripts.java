@@ -44,6 +44,32 @@ final class StreamScripts {
             return {newest, redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])}
             """;
 
+    /**
+     * Ticker lease: KEYS[1] the lease key; ARGV[1] this instance's id, ARGV[2] the lease in milliseconds. Renews the
+     * lease when this instance holds it, takes it when nobody does ({@code SET PX}); returns 1 when this instance holds
+     * it afterwards, 0 when another does.
+     */
+    static final String TICKER_LEASE = """
+            local holder = redis.call('GET', KEYS[1])
+            if holder == ARGV[1] then
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+              return 1
+            end
+            if not holder then
+              redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+              return 1
+            end
+            return 0
+            """;
+
+    /** Ticker lease release: KEYS[1] the lease key, ARGV[1] this instance's id; deletes the lease only if it holds it. */
+    static final String TICKER_RELEASE = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0
+            """;
+
     private StreamScripts() {
     }
 }
