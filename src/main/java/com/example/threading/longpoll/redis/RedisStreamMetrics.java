@@ -18,6 +18,11 @@ final class RedisStreamMetrics {
     final Meter publishFailures;
     /** Times the reader lost its connection (or could not make one) and tried again after its backoff. */
     final Meter reconnects;
+    /**
+     * Times the reader found ids missing between its last id and the next entry: the stream trimmed them while the
+     * reader was cut off (or Redis lost them); clients of this instance do not get them.
+     */
+    final Meter gaps;
     /** Cursors the ring no longer held, answered from the stream with XRANGE. */
     final Meter historyReads;
     /** History reads that failed (Redis unreachable): those polls were answered from the ring with {@code missed}. */
@@ -27,6 +32,7 @@ final class RedisStreamMetrics {
         publishLatency = registry.timer("events.redis.publish.latency");
         publishFailures = registry.meter("events.redis.publish.failures");
         reconnects = registry.meter("events.redis.reader.reconnects");
+        gaps = registry.meter("events.redis.reader.gaps");
         historyReads = registry.meter("events.redis.history.reads");
         historyReadFailures = registry.meter("events.redis.history.failures");
     }

@@ -59,6 +59,8 @@ final class StreamReader implements Runnable {
     private volatile boolean connected;
     private volatile String lastFailure = "not connected yet";
     private volatile Instant downSince = Instant.now();
+    /** Reader thread only: the "counter below the last id" warning was logged and has not cleared since. */
+    private boolean counterBehindLogged;
 
     /**
      * A reader of {@code key} that delivers to {@code subscriber}; {@code onEachRound} runs on the reader thread
@@ -180,11 +182,15 @@ final class StreamReader implements Runnable {
         String counter = redis.get(counterKey);
         if (counter != null) {
             long newest = Long.parseLong(counter);
-            if (newest < lastId) {
+            if (newest < lastId && !counterBehindLogged) {
+                counterBehindLogged = true;
                 LOG.warn("stream {}: the id counter ({}) is below the last id read ({}): Redis lost data; the next publish "
                         + "continues above {}", key, newest, lastId, lastId);
             }
             sawNewest(newest);
+            if (newest >= lastId) {
+                counterBehindLogged = false;
+            }
         }
     }
 
@@ -200,6 +206,11 @@ final class StreamReader implements Runnable {
             }
             if (event.id() <= lastId) {
                 continue;
+            }
+            if (lastId > 0 && event.id() > lastId + 1) {
+                metrics.gaps.mark();
+                LOG.warn("stream {}: ids {} to {} are gone from the stream (trimmed while this reader was cut off, or lost "
+                        + "by Redis); clients of this instance skip them", key, lastId + 1, event.id() - 1);
             }
             subscriber.accept(event);
             lastId = event.id();
