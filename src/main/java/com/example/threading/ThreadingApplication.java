@@ -1,5 +1,7 @@
 package com.example.threading;
 
+import com.example.threading.admission.AdmissionControl;
+import com.example.threading.admission.ThreadBound;
 import com.example.threading.client.ClientFanout;
 import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
@@ -52,5 +54,6 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         JettyThreadPoolHealthCheck.register(environment);
         ExecutionStrategies.register(environment, configuration.getJetty());
         PrometheusEndpoint.register(environment);
+        AdmissionControl.register(environment, configuration.getAdmission(), ThreadBound.platformThreads(configuration.getServerFactory()), LongPoll.PATH, LongPoll.BLOCKING_PATH);
     }
 }
