@@ -1,15 +1,20 @@
 package com.example.threading.admission;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** An invalid {@code admission} value stops start-up with a message naming the key, before any port is opened. */
+/**
+ * An invalid {@code admission} value stops start-up with a message naming the key, before any port is opened;
+ * {@code enabled: false} starts without the handler and its metrics.
+ */
 class AdmissionConfigurationTest {
 
     @ParameterizedTest(name = "admission.{0}: {1}")
@@ -32,5 +37,21 @@ class AdmissionConfigurationTest {
 
         // before() calls after() itself when start-up fails: nothing is left running.
         assertThatThrownBy(support::before).hasMessageContaining(message);
+    }
+
+    @Test
+    void disabledMeansNoHandlerAndNoMetrics() throws Exception {
+        DropwizardTestSupport<ThreadingConfiguration> support = new DropwizardTestSupport<>(
+                ThreadingApplication.class, "config.yml",
+                ConfigOverride.randomPorts(),
+                ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
+                ConfigOverride.config("admission.enabled", "false"));
+        support.before();
+        try {
+            assertThat(support.getEnvironment().metrics().getNames()).noneMatch(name -> name.startsWith("admission."));
+            assertThat(support.getEnvironment().getApplicationContext().getDescendant(AdmissionHandler.class)).isNull();
+        } finally {
+            support.after();
+        }
     }
 }

@@ -139,7 +139,12 @@ class AdmissionControlTest {
     }
 
     @Test
-    void metricsAreOnTheAdminPortAndInPrometheus() {
+    void theHandlerIsInTheApplicationContextAndItsMetricsOnTheAdminPortAndInPrometheus() {
+        AdmissionHandler handler = APP.getEnvironment().getApplicationContext().getDescendant(AdmissionHandler.class);
+        assertThat(handler).isNotNull();
+        assertThat(handler.getMaxRequestCount()).isEqualTo(MAX_REQUESTS);
+        assertThat(handler.getMaxSuspend()).isEqualTo(Duration.ofMillis(MAX_QUEUE_TIME_MS));
+        assertThat(APP.getEnvironment().getAdminContext().getDescendant(AdmissionHandler.class)).isNull();
         assertThat(admin().gauge("admission.max-requests")).isEqualTo(MAX_REQUESTS);
         String prometheus = admin().prometheusText();
         assertThat(prometheus).contains("admission_rejected_total", "admission_active", "admission_queued",
