@@ -32,7 +32,7 @@ public final class LimitScenario extends ScenarioCommand {
     @Option(names = "--ms", defaultValue = "100", description = "Work per request in ms (default: ${DEFAULT-VALUE})")
     int ms;
 
-    @Option(names = "--rates", split = ",", defaultValue = "500,1000,2000,4000,6000",
+    @Option(names = "--rates", split = ",", defaultValue = "1000,2000,4000,6000",
             description = "Offered rates in requests/s, one step each (default: ${DEFAULT-VALUE})")
     List<Integer> rates;
 
