@@ -27,7 +27,12 @@ public final class AdmissionConfiguration {
     @JsonProperty
     private boolean enabled = true;
 
-    /** Requests handled at once (in flight); empty = derived from the thread bound. */
+    /** {@code fixed} (QoSHandler: places and a queue) or {@code gradient2} (an adaptive limit up to maxRequests, no queue). */
+    @NotNull
+    @JsonProperty
+    private LimitKind limit = LimitKind.FIXED;
+
+    /** Requests handled at once (in flight; with gradient2 the ceiling); empty = derived from the thread bound. */
     @Min(1)
     @Max(1_000_000)
     @JsonProperty
@@ -62,6 +67,10 @@ public final class AdmissionConfiguration {
 
     boolean isEnabled() {
         return enabled;
+    }
+
+    LimitKind getLimit() {
+        return limit;
     }
 
     Integer getMaxRequests() {

@@ -1,12 +1,10 @@
 package com.example.threading.admission;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.QoSHandler;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.InetAddressPattern;
 
 /**
  * Jetty's {@link QoSHandler} with this service's answer and metrics: at most {@code maxRequests} requests run
@@ -17,7 +15,7 @@ import org.eclipse.jetty.util.InetAddressPattern;
  * (the response is written), so an async request holds its place until its answer is sent; it sends no
  * {@code Retry-After} and writes Jetty's error page (overridden in {@link #reject} and {@link #expireSuspended});
  * by default a suspended request waits forever ({@code maxSuspend} zero; set here from {@code maxQueueTime}).
- * Requests matching an exclusion ({@link #excludeGet}) pass without taking a place.
+ * Requests matching an exclusion (see {@link AdmissionControl#register}) pass without taking a place.
  *
  * <p>Thread-safety: configured on the start-up thread before the server starts. QoSHandler's own state is
  * thread-safe; this class adds an atomic counter and a request attribute. A request's arrival is stamped by the
@@ -40,11 +38,6 @@ final class AdmissionHandler extends QoSHandler {
         setMaxRequestCount(limits.maxRequests());
         setMaxSuspendedRequestCount(limits.maxQueued());
         setMaxSuspend(limits.maxQueueTime());
-    }
-
-    /** GET requests to {@code path} (exact, relative to the context) pass without taking a place. */
-    void excludeGet(String path) {
-        exclude(QoSHandler.from(null, (InetAddressPattern) null, "GET", PathSpec.from(path)));
     }
 
     /** Requests that hold a place now (admitted, not yet completed). */

@@ -24,6 +24,7 @@ final class AdmissionMetrics {
     static final String QUEUED = "admission.queued";
     static final String MAX_REQUESTS = "admission.max-requests";
     static final String QUEUE_WAIT = "admission.queue-wait";
+    static final String ADAPTIVE_LIMIT = "admission.adaptive-limit";
 
     private final MetricRegistry registry;
     private final Meter rejected;
@@ -47,12 +48,17 @@ final class AdmissionMetrics {
         registry.register(MAX_REQUESTS, (Gauge<Integer>) () -> maxRequests);
     }
 
+    /** Registers the gauge of the adaptive limit in force ({@code limit: gradient2} only). */
+    void registerAdaptiveLimit(IntSupplier limit) {
+        registry.register(ADAPTIVE_LIMIT, (Gauge<Integer>) limit::getAsInt);
+    }
+
     /** A request got a place after waiting {@code waitedNanos} (0 when one was free). */
     void admitted(long waitedNanos) {
         queueWait.update(waitedNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** A request was refused because {@code maxQueued} requests were already waiting. */
+    /** A request was refused at once: {@code maxQueued} requests were already waiting (or over the adaptive limit). */
     void refusedQueueFull() {
         rejected.mark();
         rejectedQueueFull.mark();

@@ -23,6 +23,7 @@ final class OverloadAnswer {
 
     private final byte[] queueFullBody;
     private final byte[] queueTimeoutBody;
+    private final byte[] overLimitBody;
     private final long retryAfterSeconds;
 
     /** Answers carrying {@code limits}' {@code Retry-After}; bodies serialized with {@code json}. */
@@ -33,6 +34,7 @@ final class OverloadAnswer {
                 + limits.maxQueued() + " waiting" + retry);
         this.queueTimeoutBody = body(json, "server busy: no place free within "
                 + limits.maxQueueTime().toMillis() + " ms" + retry);
+        this.overLimitBody = body(json, "server busy: adaptive concurrency limit reached" + retry);
     }
 
     /** Writes the answer to a request refused because the queue was full. */
@@ -43,6 +45,11 @@ final class OverloadAnswer {
     /** Writes the answer to a request refused after waiting the longest time allowed. */
     void writeQueueTimeout(Response response, Callback callback) {
         write(response, callback, queueTimeoutBody);
+    }
+
+    /** Writes the answer to a request over the adaptive limit. */
+    void writeOverLimit(Response response, Callback callback) {
+        write(response, callback, overLimitBody);
     }
 
     /** The body of the queue-full answer, for tests. */

@@ -46,8 +46,8 @@ public final class LimitScenario extends ScenarioCommand {
     Protocol protocol;
 
     @Option(names = "--admission", split = ",", defaultValue = "on,off",
-            description = "Admission modes, one fresh service each, all rates in each: on (ADMISSION_ENABLED=true), "
-                    + "off (false) (default: ${DEFAULT-VALUE})")
+            description = "Admission modes, one fresh service each, all rates in each: on (fixed limit), off "
+                    + "(ADMISSION_ENABLED=false), adaptive (ADMISSION_LIMIT=gradient2) (default: ${DEFAULT-VALUE})")
     List<AdmissionMode> admission;
 
     @Option(names = "--idle-timeout", defaultValue = "10s",

@@ -85,8 +85,10 @@ class LimitViewTest {
 
     @Test
     void eachModeSetsTheServicesAdmissionSwitchAndNamesItsPhases() {
-        assertThat(AdmissionMode.ON.environment()).containsExactly(Map.entry("ADMISSION_ENABLED", "true"));
-        assertThat(AdmissionMode.OFF.environment()).containsExactly(Map.entry("ADMISSION_ENABLED", "false"));
+        assertThat(AdmissionMode.ON.environment()).containsOnly(Map.entry("ADMISSION_ENABLED", "true"), Map.entry("ADMISSION_LIMIT", "fixed"));
+        assertThat(AdmissionMode.OFF.environment()).containsOnly(Map.entry("ADMISSION_ENABLED", "false"));
+        assertThat(AdmissionMode.ADAPTIVE.environment()).containsOnly(Map.entry("ADMISSION_ENABLED", "true"),
+                Map.entry("ADMISSION_LIMIT", "gradient2"));
         assertThat(AdmissionMode.OFF.phaseName(4000)).isEqualTo("admission-off-4000");
     }
 }
