@@ -26,7 +26,7 @@ class ScenarioOptionsTest {
             "longpoll", List.of("--clients", "--endpoint-limit", "--endpoints", "--iterations", "--poll-timeout", "--threads", "--tick", "--wait-next"),
             "probe", List.of("--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
                     "--search-step", "--search-steps", "--target-cpu", "--warmup"),
-            "limit", List.of("--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"));
+            "limit", List.of("--admission", "--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
             "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300));
