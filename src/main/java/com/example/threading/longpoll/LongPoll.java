@@ -8,6 +8,8 @@ import jakarta.servlet.ServletRegistration;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wires the long-poll pattern: in-process event stream, hub, ticker, the servlets at {@code /events} and
@@ -23,6 +25,8 @@ public final class LongPoll {
     public static final String PATH = "/events";
     /** Path of the blocking long-poll used for comparison. */
     public static final String BLOCKING_PATH = "/events/blocking";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LongPoll.class);
 
     private final EventsConfiguration configuration;
 
@@ -65,10 +69,15 @@ public final class LongPoll {
 
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
                 configuration.getMaxTimeout().toSeconds(), json);
+        PublishAccess access = new PublishAccess(configuration.getPublishToken());
+        if (!access.requiresToken()) {
+            LOG.info("No events.publishToken (EVENTS_PUBLISH_TOKEN) is set: POST {} accepts clients on this machine only", PATH);
+        }
         EventPublishing publishing = new EventPublishing(sink, environment.getObjectMapper(), json,
-                configuration.getMaxEventSize().toBytes(), configuration.getPublishToken(),
+                configuration.getMaxEventSize().toBytes(), access, configuration.getBodyReadTimeout().toMilliseconds(),
                 configuration.getPublishTimeout().toMilliseconds(), configuration.getRetryAfter().toSeconds(),
                 new PublishMetrics(metrics));
+        metrics.register("events.publish.reading", (Gauge<Integer>) publishing::bodiesInFlight);
 
         ServletRegistration.Dynamic async = environment.servlets()
                 .addServlet("events", new LongPollServlet(hub, publishing, json, limits));
