@@ -59,8 +59,10 @@ public final class LongPoll {
 
         long tickMs = configuration.getTickPeriod().toMilliseconds();
         if (tickMs > 0) {
+            // No %d: Dropwizard's ScheduledExecutorServiceBuilder (unlike ExecutorServiceBuilder) uses the name format
+            // as it is for its thread-factory metrics ("events-ticker-%d.running"); its one thread is "events-ticker".
             ScheduledExecutorService scheduler = environment.lifecycle()
-                    .scheduledExecutorService("events-ticker-%d").threads(1).build();
+                    .scheduledExecutorService("events-ticker").threads(1).build();
             environment.lifecycle().manage(new EventTicker(sink, scheduler, tickMs,
                     configuration.getPublishTimeout().toMilliseconds(), metrics.meter("events.tick.failures")));
         }

@@ -16,7 +16,7 @@
  *       type, length), starts async mode and registers a {@link com.example.threading.longpoll.NonBlockingBody}
  *       ({@code ReadListener}) and returns; Jetty's threads run its read callbacks as bytes arrive, and the JDK's
  *       delay scheduler fires the body deadline. No thread waits for a slow client.</li>
- *   <li>The publishing thread ({@code events-ticker-0}, or the Jetty thread that read the last byte of a
+ *   <li>The publishing thread ({@code events-ticker}, or the Jetty thread that read the last byte of a
  *       {@code POST}) calls
  *       {@link com.example.threading.longpoll.EventSink#publish}; the in-process stream delivers the event to
  *       {@link com.example.threading.longpoll.EventHub#accept} on that thread, which appends it to the history
