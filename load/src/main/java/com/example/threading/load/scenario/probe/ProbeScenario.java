@@ -101,6 +101,7 @@ public final class ProbeScenario extends ScenarioCommand {
                 List<GeneratedLoad> warm = phase(service, protocol, "warmup", warmup, rate, report);
                 ProbeView.warmup(report, protocol, warmup, warm.get(0).result());
                 int loaderRate = findRate ? searchRate(service, protocol, report) : rate;
+                profileFromHere(service, "record", report);
                 List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
                 Map<String, Histogram> histograms = new LinkedHashMap<>();
                 loads.forEach(load -> histograms.put(load.result().name(), load.histogram()));
