@@ -14,7 +14,8 @@
  * ({@link com.example.threading.load.engine.GcLog}, {@link com.example.threading.load.engine.ToolGcLog},
  * {@link com.example.threading.load.engine.GcPauses}), their heap and threads once a second
  * ({@link com.example.threading.load.engine.JvmWatch}, {@link com.example.threading.load.engine.JvmSample}) and
- * async-profiler attached to the service ({@link com.example.threading.load.engine.Profiler}).
+ * async-profiler attached to the service ({@link com.example.threading.load.engine.Profiler}), and an independent
+ * client to check the tool's figures against ({@link com.example.threading.load.engine.CrossCheck}, h2load).
  *
  * <p>May depend on: {@code target} (the service's URIs and CPU). Never on {@code report} or the scenarios: the
  * engine hands back records and knows nothing of tables, plots or files other than the raw .hlog, GC logs and

@@ -1,5 +1,7 @@
 package com.example.threading.load.scenario;
 
+import com.example.threading.load.engine.GcLog;
+import com.example.threading.load.engine.GcPauses;
 import com.example.threading.load.engine.JvmWatch;
 import com.example.threading.load.engine.Profiler;
 import com.example.threading.load.engine.Progress;
@@ -13,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -48,6 +51,8 @@ public abstract class ScenarioCommand implements Callable<Integer> {
     private long originNanos = System.nanoTime();
     private final List<JvmWatch> watches = new ArrayList<>();
     private final Map<Target, Profiler> profilers = new IdentityHashMap<>();
+    private final Map<Target, JvmWatch> serviceWatches = new IdentityHashMap<>();
+    private JvmWatch toolWatch;
 
     /** A scenario whose {@code --max-duration} defaults to {@code defaultMaxDuration}. */
     protected ScenarioCommand(Duration defaultMaxDuration) {
@@ -75,6 +80,7 @@ public abstract class ScenarioCommand implements Callable<Integer> {
         originNanos = System.nanoTime();
         Optional<ToolGcLog> toolGcLog = ToolGcLog.start(directory.resolve("tool-gc.log"));
         JvmWatch tool = JvmWatch.tool(toolGcLog.map(ToolGcLog::file), originNanos);
+        toolWatch = tool;
         try {
             run(report);
         } finally {
@@ -122,6 +128,7 @@ public abstract class ScenarioCommand implements Callable<Integer> {
         opened.facts().forEach(report::environment);
         JvmWatch watch = JvmWatch.service(opened.name(), opened, originNanos, serviceGauges());
         watches.add(watch);
+        serviceWatches.put(opened, watch);
         opened.beforeClose(() -> {
             stopProfiler(opened, report);
             try {
@@ -134,6 +141,17 @@ public abstract class ScenarioCommand implements Callable<Integer> {
             startProfiler(opened, "", report);
         }
         return opened;
+    }
+
+    /** The tool's own GC pauses that began between {@code from} and {@code to} (from its GC log; none without one). */
+    protected final GcPauses toolPauses(Instant from, Instant to) throws IOException {
+        return GcLog.pauses(toolWatch.gcEvents(), from, to);
+    }
+
+    /** The GC pauses of a service this scenario opened that began between {@code from} and {@code to} (none without its GC log). */
+    protected final GcPauses servicePauses(Target service, Instant from, Instant to) throws IOException {
+        JvmWatch watch = serviceWatches.get(service);
+        return watch == null ? new GcPauses(0, 0, 0) : GcLog.pauses(watch.gcEvents(), from, to);
     }
 
     /**

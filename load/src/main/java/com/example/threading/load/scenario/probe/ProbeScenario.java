@@ -1,5 +1,6 @@
 package com.example.threading.load.scenario.probe;
 
+import com.example.threading.load.engine.CrossCheck;
 import com.example.threading.load.engine.GeneratedLoad;
 import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.PhaseResult;
@@ -12,11 +13,14 @@ import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.CpuClock;
 import com.example.threading.load.target.Target;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 import org.mortbay.jetty.load.generator.Resource;
 import picocli.CommandLine.Command;
@@ -67,6 +71,10 @@ public final class ProbeScenario extends ScenarioCommand {
     @Option(names = "--search-steps", defaultValue = "6", description = "Most rate-search steps (default: ${DEFAULT-VALUE})")
     int searchSteps;
 
+    @Option(names = "--cross-check", description = "Run h2load (nghttp2-client) beside the probe during the recording, at the probe's "
+            + "rate and path, and put its percentiles beside the probe's (needs h2load on PATH)")
+    boolean crossCheck;
+
     @Option(names = "--idle-timeout", defaultValue = "30s", description = "Client idle timeout per request (default: ${DEFAULT-VALUE})")
     Duration idleTimeout;
 
@@ -86,6 +94,10 @@ public final class ProbeScenario extends ScenarioCommand {
                 + "The probe's percentiles are the answer; the loaders only keep the server busy. Warm-up " + Durations.format(warmup)
                 + ", then recording " + Durations.format(record) + ", per protocol, each on a fresh service. On this machine the tool and the "
                 + "service share the same " + CpuClock.cores() + " cores: the tool's own CPU is reported next to the server's.");
+        Optional<Path> h2load = crossCheck ? CrossCheck.h2load() : Optional.empty();
+        if (crossCheck && h2load.isEmpty()) {
+            report.note("--cross-check: h2load is not on PATH, so there is no cross-check (Debian/Ubuntu: apt-get install nghttp2-client).");
+        }
         List<ProtocolRun> runs = new ArrayList<>();
         for (Protocol protocol : protocols) {
             if (deadline().isUp()) {
@@ -102,10 +114,25 @@ public final class ProbeScenario extends ScenarioCommand {
                 ProbeView.warmup(report, protocol, warmup, warm.get(0).result());
                 int loaderRate = findRate ? searchRate(service, protocol, report) : rate;
                 profileFromHere(service, "record", report);
-                List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
+                List<GeneratedLoad> loads;
+                Optional<CrossCheck.Result> checked = Optional.empty();
+                Instant recordFrom = Instant.now();
+                try (CrossCheck independent = h2load.isEmpty() ? null : CrossCheck.start(h2load.get(),
+                        service.applicationUri().resolve(path), protocol, probeRate, record, report.directory(),
+                        "h2load-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-record")) {
+                    loads = phase(service, protocol, "record", record, loaderRate, report);
+                    if (independent != null) {
+                        checked = Optional.of(independent.await(deadline().within(idleTimeout.plusSeconds(10))));
+                    }
+                }
+                Instant recordTo = Instant.now();
+                TailSources tail = new TailSources(toolPauses(recordFrom, recordTo), servicePauses(service, recordFrom, recordTo),
+                        loads.get(0).stages());
                 Map<String, Histogram> histograms = new LinkedHashMap<>();
                 loads.forEach(load -> histograms.put(load.result().name(), load.histogram()));
-                ProtocolRun run = new ProtocolRun(protocol, loaderRate, loads.stream().map(GeneratedLoad::result).toList(), histograms);
+                checked.ifPresent(result -> histograms.put("h2load-" + protocol.name().toLowerCase(java.util.Locale.ROOT), result.histogram()));
+                ProtocolRun run = new ProtocolRun(protocol, loaderRate, loads.stream().map(GeneratedLoad::result).toList(), histograms,
+                        checked, tail);
                 ProbeView.recorded(report, run, record);
                 runs.add(run);
             }

@@ -1,0 +1,21 @@
+package com.example.threading.load.scenario.probe;
+
+import com.example.threading.load.engine.GcPauses;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one protocol's recording says about where the probe's tail comes from: the GC pauses of the tool and of
+ * the service during the recording, and the probe's time per stage inside the tool (sender lag, client queue,
+ * exchange; µs histograms by stage name, see {@code engine.SendStages}).
+ *
+ * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
+ */
+record TailSources(GcPauses toolPauses, GcPauses servicePauses, Map<String, Histogram> probeStages) {
+
+    TailSources {
+        probeStages = Collections.unmodifiableMap(new LinkedHashMap<>(probeStages));
+    }
+}
