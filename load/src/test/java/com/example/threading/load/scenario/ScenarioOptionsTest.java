@@ -18,14 +18,14 @@ import picocli.CommandLine.Model.OptionSpec;
 class ScenarioOptionsTest {
 
     private static final List<String> SHARED = List.of("--admin-url", "--config", "--env", "--help", "--jar", "--java", "--max-duration",
-            "--no-progress", "--out", "--server-pid", "--url", "--version");
+            "--no-progress", "--out", "--profile", "--server-pid", "--url", "--version");
 
     /** Each scenario's own options, as they were before the tool was split into layers. */
     private static final Map<String, List<String>> OWN = Map.of(
             "wave", List.of("--concurrency", "--fanout-ms", "--fanout-n", "--fanout-timeout", "--ms", "--patterns", "--pause", "--vias", "--waves"),
             "longpoll", List.of("--clients", "--endpoint-limit", "--endpoints", "--iterations", "--poll-timeout", "--threads", "--tick", "--wait-next"),
-            "probe", List.of("--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
-                    "--search-step", "--search-steps", "--target-cpu", "--warmup"),
+            "probe", List.of("--cross-check", "--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
+                    "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options"),
             "limit", List.of("--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),

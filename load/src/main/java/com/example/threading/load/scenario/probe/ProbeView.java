@@ -125,7 +125,9 @@ final class ProbeView {
                 rows.add(List.of(protocol, "probe " + stage, Long.toString(latency.count()), Report.ms(latency.p50()),
                         Report.ms(latency.p99()), Report.ms(latency.p999()), Report.ms(latency.max()), "–"));
             });
-            rows.add(pauses(protocol, "tool GC pauses", run.tail().toolPauses()));
+            rows.add(pauses(protocol, run.tail().probeProcessPauses().isPresent() ? "tool GC pauses (the loaders' JVM)" : "tool GC pauses",
+                    run.tail().toolPauses()));
+            run.tail().probeProcessPauses().ifPresent(pauses -> rows.add(pauses(protocol, "probe JVM GC pauses (--probe-process)", pauses)));
             rows.add(pauses(protocol, "service GC pauses", run.tail().servicePauses()));
             run.crossCheck().ifPresent(h2load -> {
                 LatencySummary latency = h2load.latencyMs();
@@ -140,6 +142,7 @@ final class ProbeView {
             Map<String, Object> sources = new LinkedHashMap<>();
             sources.put("toolPauses", run.tail().toolPauses());
             sources.put("servicePauses", run.tail().servicePauses());
+            run.tail().probeProcessPauses().ifPresent(pauses -> sources.put("probeProcessPauses", pauses));
             Map<String, LatencySummary> stages = new LinkedHashMap<>();
             run.tail().probeStages().forEach((stage, histogram) -> stages.put(stage, LatencySummary.of(histogram)));
             sources.put("probeStagesMs", stages);

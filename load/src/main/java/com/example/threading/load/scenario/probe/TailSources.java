@@ -4,16 +4,18 @@ import com.example.threading.load.engine.GcPauses;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /**
- * What one protocol's recording says about where the probe's tail comes from: the GC pauses of the tool and of
- * the service during the recording, and the probe's time per stage inside the tool (sender lag, client queue,
+ * What one protocol's recording says about where the probe's tail comes from: the GC pauses of the tool (the
+ * loaders' JVM), of the probe's own JVM with {@code --probe-process}, and of the service during the recording, and the probe's time per stage inside the tool (sender lag, client queue,
  * exchange; µs histograms by stage name, see {@code engine.SendStages}).
  *
  * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
  */
-record TailSources(GcPauses toolPauses, GcPauses servicePauses, Map<String, Histogram> probeStages) {
+record TailSources(GcPauses toolPauses, GcPauses servicePauses, Map<String, Histogram> probeStages,
+                   Optional<GcPauses> probeProcessPauses) {
 
     TailSources {
         probeStages = Collections.unmodifiableMap(new LinkedHashMap<>(probeStages));
