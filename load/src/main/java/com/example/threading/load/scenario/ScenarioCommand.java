@@ -53,6 +53,7 @@ public abstract class ScenarioCommand implements Callable<Integer> {
     private final Map<Target, Profiler> profilers = new IdentityHashMap<>();
     private final Map<Target, JvmWatch> serviceWatches = new IdentityHashMap<>();
     private JvmWatch toolWatch;
+    private Instant originInstant = Instant.now();
 
     /** A scenario whose {@code --max-duration} defaults to {@code defaultMaxDuration}. */
     protected ScenarioCommand(Duration defaultMaxDuration) {
@@ -78,6 +79,7 @@ public abstract class ScenarioCommand implements Callable<Integer> {
             System.exit(3);
         });
         originNanos = System.nanoTime();
+        originInstant = Instant.now();
         Optional<ToolGcLog> toolGcLog = ToolGcLog.start(directory.resolve("tool-gc.log"));
         JvmWatch tool = JvmWatch.tool(toolGcLog.map(ToolGcLog::file), originNanos);
         toolWatch = tool;
@@ -141,6 +143,21 @@ public abstract class ScenarioCommand implements Callable<Integer> {
             startProfiler(opened, "", report);
         }
         return opened;
+    }
+
+    /** The watch on a service this scenario opened (its samples so far, its GC log), if any. */
+    protected final Optional<JvmWatch> watchOf(Target service) {
+        return Optional.ofNullable(serviceWatches.get(service));
+    }
+
+    /** Seconds since the run began, on the clock of every sample's {@code atSeconds}. */
+    protected final double runSeconds() {
+        return (System.nanoTime() - originNanos) / 1e9;
+    }
+
+    /** When the run began: the origin of every sample's {@code atSeconds}. */
+    protected final Instant runStartedAt() {
+        return originInstant;
     }
 
     /** The tool's own GC pauses that began between {@code from} and {@code to} (from its GC log; none without one). */
