@@ -13,6 +13,7 @@ import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.MachineCpu;
 import com.example.threading.load.target.Target;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -128,6 +129,7 @@ public final class ProbeScenario extends ScenarioCommand {
                 Phase recorded;
                 Optional<CrossCheck.Result> checked = Optional.empty();
                 Instant recordFrom = Instant.now();
+                MachineCpu machine = new MachineCpu();
                 try (CrossCheck independent = h2load.isEmpty() ? null : CrossCheck.start(h2load.get(),
                         service.applicationUri().resolve(path), protocol, probeRate, record, report.directory(),
                         "h2load-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-record")) {
@@ -138,7 +140,7 @@ public final class ProbeScenario extends ScenarioCommand {
                 }
                 Instant recordTo = Instant.now();
                 TailSources tail = new TailSources(toolPauses(recordFrom, recordTo), servicePauses(service, recordFrom, recordTo),
-                        recorded.probeStages(), recorded.probeProcessPauses());
+                        recorded.probeStages(), recorded.probeProcessPauses(), machine.percentSinceLast());
                 Map<String, Histogram> histograms = new LinkedHashMap<>(recorded.histograms());
                 checked.ifPresent(result -> histograms.put("h2load-" + protocol.name().toLowerCase(java.util.Locale.ROOT), result.histogram()));
                 ProtocolRun run = new ProtocolRun(protocol, loaderRate, recorded.results(), histograms, checked, tail);

@@ -129,6 +129,16 @@ final class ProbeView {
                     run.tail().toolPauses()));
             run.tail().probeProcessPauses().ifPresent(pauses -> rows.add(pauses(protocol, "probe JVM GC pauses (--probe-process)", pauses)));
             rows.add(pauses(protocol, "service GC pauses", run.tail().servicePauses()));
+            PhaseResult probePhase = run.probe();
+            double tool = run.recorded().get(run.recorded().size() - 1).toolCpuPercent();
+            double probeProcess = run.tail().probeProcessPauses().isPresent() ? probePhase.toolCpuPercent() : 0;
+            double others = run.tail().machineCpuPercent() - probePhase.serverCpuPercent() - tool - probeProcess;
+            report.note("CPU during the " + protocol + " recording, in % of all " + com.example.threading.load.target.CpuClock.cores()
+                    + " cores: the whole machine " + Report.num(run.tail().machineCpuPercent()) + " %, of which the server "
+                    + Report.num(probePhase.serverCpuPercent()) + " %, the tool " + Report.num(tool) + " %"
+                    + (run.tail().probeProcessPauses().isPresent() ? ", the probe's own JVM " + Report.num(probeProcess) + " %" : "")
+                    + ", and everything else (other processes on the machine" + (run.crossCheck().isPresent() ? ", h2load" : "")
+                    + ", the kernel) " + Report.num(others) + " %.");
             run.crossCheck().ifPresent(h2load -> {
                 LatencySummary latency = h2load.latencyMs();
                 rows.add(List.of(protocol, "h2load latency (its own process)", Long.toString(latency.count()), Report.ms(latency.p50()),
@@ -142,6 +152,7 @@ final class ProbeView {
             Map<String, Object> sources = new LinkedHashMap<>();
             sources.put("toolPauses", run.tail().toolPauses());
             sources.put("servicePauses", run.tail().servicePauses());
+            sources.put("machineCpuPercent", run.tail().machineCpuPercent());
             run.tail().probeProcessPauses().ifPresent(pauses -> sources.put("probeProcessPauses", pauses));
             Map<String, LatencySummary> stages = new LinkedHashMap<>();
             run.tail().probeStages().forEach((stage, histogram) -> stages.put(stage, LatencySummary.of(histogram)));
