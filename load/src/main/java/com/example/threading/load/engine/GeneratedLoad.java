@@ -26,10 +26,23 @@ import org.mortbay.jetty.load.generator.Resource;
  */
 public final class GeneratedLoad {
 
-    /** What to send: the resource (one path, or a group whose children go out in parallel), how fast and how long. */
+    /**
+     * What to send: the resource (one path, or a group whose children go out in parallel), how fast and how long,
+     * and at most how many connections each user opens (HTTP/1.1 sends one request at a time per connection, so
+     * beyond this requests wait in the client's queue instead of opening more).
+     */
     public record Spec(String name, Protocol protocol, Resource resource, String pathLabel, int ratePerSecond,
-                int iterations, Duration runFor, int users, Duration idleTimeout) {
+                int iterations, Duration runFor, int users, Duration idleTimeout, int connectionsPerUser) {
+
+        /** The default: up to {@link #DEFAULT_CONNECTIONS} connections per user. */
+        public Spec(String name, Protocol protocol, Resource resource, String pathLabel, int ratePerSecond,
+                    int iterations, Duration runFor, int users, Duration idleTimeout) {
+            this(name, protocol, resource, pathLabel, ratePerSecond, iterations, runFor, users, idleTimeout, DEFAULT_CONNECTIONS);
+        }
     }
+
+    /** Connections per user unless a spec says otherwise: enough never to queue in the client. */
+    public static final int DEFAULT_CONNECTIONS = 1024;
 
     private final Spec spec;
     private final PhaseRecorder recorder;
@@ -50,7 +63,7 @@ public final class GeneratedLoad {
                 .resource(spec.resource())
                 .threads(1)
                 .usersPerThread(spec.users())
-                .channelsPerUser(1024)
+                .channelsPerUser(spec.connectionsPerUser())
                 .resourceRate(spec.ratePerSecond())
                 .maxRequestsQueued(1_000_000)
                 .idleTimeout(spec.idleTimeout().toMillis())

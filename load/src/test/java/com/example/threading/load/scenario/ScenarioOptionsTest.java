@@ -25,7 +25,7 @@ class ScenarioOptionsTest {
             "wave", List.of("--concurrency", "--fanout-ms", "--fanout-n", "--fanout-timeout", "--ms", "--patterns", "--pause", "--vias", "--waves"),
             "longpoll", List.of("--clients", "--endpoint-limit", "--endpoints", "--iterations", "--poll-timeout", "--threads", "--tick", "--wait-next"),
             "probe", List.of("--cross-check", "--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
-                    "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options"),
+                    "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options", "--connections"),
             "limit", List.of("--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"),
             "soak", List.of("--blocking-pollers", "--duration", "--fanout", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
                     "--pollers", "--rate"));

@@ -59,14 +59,14 @@ final class ProbeProcess implements AutoCloseable {
 
     /** Starts the child probe against a running service; it sends once {@link #awaitReady} has seen it ready. */
     static ProbeProcess start(List<String> jvmOptions, java.net.URI service, Protocol protocol, String path, int rate,
-                              Duration length, Duration idleTimeout, Path folder, String name) throws IOException {
+                              Duration length, Duration idleTimeout, int connections, Path folder, String name) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ProbeProcess.class.getName(),
                 service.toString(), protocol.name(), path, Integer.toString(rate), Long.toString(length.toMillis()),
-                Long.toString(idleTimeout.toMillis()), folder.toAbsolutePath().toString(), name));
+                Long.toString(idleTimeout.toMillis()), Integer.toString(connections), folder.toAbsolutePath().toString(), name));
         Path output = folder.resolve(name + ".json");
         Process process = new ProcessBuilder(command).redirectError(folder.resolve(name + "-process.log").toFile()).start();
         return new ProbeProcess(process, output);
@@ -131,7 +131,7 @@ final class ProbeProcess implements AutoCloseable {
         }
     }
 
-    /** The child: args are url, protocol, path, rate, length ms, idle timeout ms, folder, name. */
+    /** The child: args are url, protocol, path, rate, length ms, idle timeout ms, connections, folder, name. */
     public static void main(String[] args) throws Exception {
         TargetOptions options = new TargetOptions();
         new CommandLine(options).parseArgs("--url", args[0]);
@@ -140,12 +140,14 @@ final class ProbeProcess implements AutoCloseable {
         int rate = Integer.parseInt(args[3]);
         Duration length = Duration.ofMillis(Long.parseLong(args[4]));
         Duration idleTimeout = Duration.ofMillis(Long.parseLong(args[5]));
-        Path folder = Path.of(args[6]);
-        String name = args[7];
+        int connections = Integer.parseInt(args[6]);
+        Path folder = Path.of(args[7]);
+        String name = args[8];
         Path gcLog = folder.resolve(name + "-gc.log");
         java.time.Instant from = java.time.Instant.now();
         try (Target service = options.open(folder, Map.of(), List.of()); ToolGcLog ownLog = ToolGcLog.start(gcLog).orElse(null)) {
-            GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, rate, 0, length, 1, idleTimeout);
+            GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, rate, 0, length, 1, idleTimeout,
+                    connections);
             GeneratedLoad load = new GeneratedLoad(service, spec, Schedule.fixedRate(rate), folder);
             System.out.println("ready");
             System.out.flush();

@@ -85,6 +85,10 @@ public final class ProbeScenario extends ScenarioCommand {
             description = "JVM options of the --probe-process JVM, space-separated (default: ${DEFAULT-VALUE})")
     List<String> probeJvmOptions;
 
+    @Option(names = "--connections", defaultValue = "1024", description = "Most connections each loader (and the probe) opens; "
+            + "beyond it requests wait in the client's queue (default: ${DEFAULT-VALUE})")
+    int connections;
+
     @Option(names = "--idle-timeout", defaultValue = "30s", description = "Client idle timeout per request (default: ${DEFAULT-VALUE})")
     Duration idleTimeout;
 
@@ -100,7 +104,7 @@ public final class ProbeScenario extends ScenarioCommand {
                 .configure("warm-up", warmup).configure("record", record).configure("protocols", protocols)
                 .configure("find rate", findRate).configure("target CPU %", targetCpu).configure("client idle timeout", idleTimeout)
                 .configure("probe process", probeProcess ? "own JVM: " + String.join(" ", probeJvmOptions) : "in the tool's JVM")
-                .configure("cross-check", crossCheck);
+                .configure("cross-check", crossCheck).configure("connections per client", connections);
         report.summary("Loaders offer a fixed total rate (open model) to `" + path + "` while a probe sends " + probeRate
                 + " req/s and records latency from each request's intended send time (corrected for coordinated omission). "
                 + "The probe's percentiles are the answer; the loaders only keep the server busy. Warm-up " + Durations.format(warmup)
@@ -179,7 +183,7 @@ public final class ProbeScenario extends ScenarioCommand {
         }
         ProbeProcess.Measured probe;
         try (ProbeProcess child = ProbeProcess.start(probeJvmOptions, service.applicationUri(), protocol, path, probeRate, length,
-                idleTimeout, report.directory(), probeName)) {
+                idleTimeout, connections, report.directory(), probeName)) {
             child.awaitReady(Duration.ofSeconds(30));
             try (Progress progress = progress(protocol.label() + " " + stage, expected)) {
                 GeneratedLoad.runTogether(loads, deadline, progress);
@@ -198,7 +202,8 @@ public final class ProbeScenario extends ScenarioCommand {
     }
 
     private GeneratedLoad load(Target service, String name, Protocol protocol, int ratePerSecond, Duration length, Report report) {
-        GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, ratePerSecond, 0, length, 1, idleTimeout);
+        GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, ratePerSecond, 0, length, 1, idleTimeout,
+                connections);
         return new GeneratedLoad(service, spec, Schedule.fixedRate(ratePerSecond), report.directory());
     }
 
