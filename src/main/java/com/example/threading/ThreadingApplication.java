@@ -1,6 +1,7 @@
 package com.example.threading;
 
 import com.example.threading.client.ClientFanout;
+import com.example.threading.errors.JsonErrors;
 import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
 import com.example.threading.longpoll.LongPoll;
@@ -43,6 +44,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
 
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
+        JsonErrors.register(environment);
         // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
         environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, WorkPatterns.URL_PATTERN, ClientFanout.PATH);
