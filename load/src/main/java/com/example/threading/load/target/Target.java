@@ -59,6 +59,11 @@ public final class Target implements AutoCloseable {
         return caveats;
     }
 
+    /** Kills the child this tool started with SIGKILL (a crash); a running service given by URL is left alone. */
+    public void kill() {
+        child.ifPresent(ServiceProcess::kill);
+    }
+
     /** Stops the child this tool started; a running service given by URL is left alone. */
     @Override
     public void close() {
