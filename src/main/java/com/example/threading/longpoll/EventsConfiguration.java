@@ -37,9 +37,22 @@ public final class EventsConfiguration {
     @JsonProperty
     private DataSize maxEventSize = DataSize.kibibytes(4);
 
-    /** Bearer token required by {@code POST /events}; absent or blank means publishing is open. Set it from the environment. */
+    /**
+     * Bearer token required by {@code POST /events}; absent or blank means only clients on this machine (loopback,
+     * not forwarded by a proxy) may publish. Set it from the environment.
+     */
     @JsonProperty
     private String publishToken;
+
+    /**
+     * Longest time a {@code POST /events} body may take to arrive once the head is in; beyond it {@code 408} and
+     * the connection is closed. The body is read without holding a thread, so this bounds memory and sockets.
+     */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration bodyReadTimeout = Duration.seconds(5);
 
     /** How many recent events the history ring keeps for cursors. */
     @Min(1)
@@ -116,6 +129,10 @@ public final class EventsConfiguration {
 
     String getPublishToken() {
         return publishToken;
+    }
+
+    Duration getBodyReadTimeout() {
+        return bodyReadTimeout;
     }
 
     int getHistorySize() {

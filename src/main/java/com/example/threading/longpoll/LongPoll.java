@@ -9,6 +9,8 @@ import jakarta.servlet.ServletRegistration;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Wires the long-poll pattern: event stream (in-process, or Redis with {@code events.stream.type: redis}), hub, ticker, the servlets at {@code /events} and
@@ -24,6 +26,8 @@ public final class LongPoll {
     public static final String PATH = "/events";
     /** Path of the blocking long-poll used for comparison. */
     public static final String BLOCKING_PATH = "/events/blocking";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LongPoll.class);
 
     private final EventsConfiguration configuration;
 
@@ -66,8 +70,10 @@ public final class LongPoll {
 
         long tickMs = configuration.getTickPeriod().toMilliseconds();
         if (tickMs > 0) {
+            // No %d: Dropwizard's ScheduledExecutorServiceBuilder (unlike ExecutorServiceBuilder) uses the name format
+            // as it is for its thread-factory metrics ("events-ticker-%d.running"); its one thread is "events-ticker".
             ScheduledExecutorService scheduler = environment.lifecycle()
-                    .scheduledExecutorService("events-ticker-%d").threads(1).build();
+                    .scheduledExecutorService("events-ticker").threads(1).build();
             // Instances sharing a Redis stream tick only while they hold the cluster's ticker lease: one tick per period.
             TickGate gate = shared != null ? shared.tickGate(tickMs) : TickGate.ALWAYS;
             environment.lifecycle().manage(new EventTicker(sink, gate, scheduler, tickMs,
@@ -78,10 +84,15 @@ public final class LongPoll {
 
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
                 configuration.getMaxTimeout().toSeconds(), json);
+        PublishAccess access = new PublishAccess(configuration.getPublishToken());
+        if (!access.requiresToken()) {
+            LOG.info("No events.publishToken (EVENTS_PUBLISH_TOKEN) is set: POST {} accepts clients on this machine only", PATH);
+        }
         EventPublishing publishing = new EventPublishing(sink, environment.getObjectMapper(), json,
-                configuration.getMaxEventSize().toBytes(), configuration.getPublishToken(),
+                configuration.getMaxEventSize().toBytes(), access, configuration.getBodyReadTimeout().toMilliseconds(),
                 configuration.getPublishTimeout().toMilliseconds(), configuration.getRetryAfter().toSeconds(),
                 new PublishMetrics(metrics));
+        metrics.register("events.publish.reading", (Gauge<Integer>) publishing::bodiesInFlight);
 
         ServletRegistration.Dynamic async = environment.servlets()
                 .addServlet("events", new LongPollServlet(hub, publishing, json, limits));

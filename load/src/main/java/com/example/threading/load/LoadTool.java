@@ -5,6 +5,7 @@ import com.example.threading.load.scenario.cluster.ClusterScenario;
 import com.example.threading.load.scenario.limit.LimitScenario;
 import com.example.threading.load.scenario.longpoll.LongPollScenario;
 import com.example.threading.load.scenario.probe.ProbeScenario;
+import com.example.threading.load.scenario.soak.SoakScenario;
 import com.example.threading.load.scenario.wave.WaveScenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Command;
 @Command(name = "threading-load", mixinStandardHelpOptions = true, version = "threading-load 1.0",
         description = "Runs the experiments of the threading reference service and writes a report folder "
                 + "(report.md, PNG plots, HdrHistogram logs, results.json).",
-        subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, ClusterScenario.class})
+        subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, SoakScenario.class,
+                ClusterScenario.class})
 public final class LoadTool {
 
     private LoadTool() {
