@@ -46,8 +46,13 @@ class ServerVirtualThreadsTest {
     }
 
     private DropwizardTestSupport<ThreadingConfiguration> start(int maxConcurrent) throws Exception {
+        return start(maxConcurrent, true);
+    }
+
+    private DropwizardTestSupport<ThreadingConfiguration> start(int maxConcurrent, boolean admission) throws Exception {
         server = new DropwizardTestSupport<>(ThreadingApplication.class, "config.yml",
                 ConfigOverride.randomPorts(),
+                ConfigOverride.config("admission.enabled", Boolean.toString(admission)),
                 ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
                 ConfigOverride.config("server.maxThreads", "200"),
                 ConfigOverride.config("server.shutdownGracePeriod", "30s"),
@@ -76,6 +81,8 @@ class ServerVirtualThreadsTest {
         assertThat(elapsedMs).as("1,000 concurrent 1 s requests, ms").isLessThan(3_500);
         assertThat(gauge("server.virtual-threads.running")).isZero();
         assertThat(gauge("server.virtual-threads.started")).isGreaterThanOrEqualTo(1020);
+        // Admission control's default limit comes from this bound (10,000 minus its 5 % margin), not from maxThreads.
+        assertThat(gauge("admission.max-requests")).isEqualTo(9_500);
     }
 
     @Test
@@ -94,7 +101,7 @@ class ServerVirtualThreadsTest {
 
     @Test
     void maxConcurrentIsTheBoundNotServerMaxThreads() throws Exception {
-        start(50);
+        start(50, false); // admission off: its places (derived from 50) would otherwise refuse some of the 100
         long start = System.nanoTime();
         List<CompletableFuture<Answer>> answers = IntStream.range(0, 100)
                 .mapToObj(i -> HTTP.getAsync(url("/work/blocking?ms=700"))).toList();
