@@ -124,6 +124,21 @@ class HostileBodiesTest {
     }
 
     @Test
+    void expectContinueGetsTheBodyAskedForOnlyWhenTheHeadIsAccepted() throws Exception {
+        try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+            String body = "{\"continued\":1}";
+            connection.send(publishHead(body.length(), "Authorization: Bearer " + TOKEN, "Expect: 100-continue"));
+            assertThat(headWithin(connection, BODY_READ_TIMEOUT_MS)).startsWith("HTTP/1.1 100 ");
+            connection.send(body);
+            assertThat(headWithin(connection, BODY_READ_TIMEOUT_MS)).startsWith("HTTP/1.1 200 ");
+        }
+        try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+            // Refused from the head: the final answer comes at once, with no 100 asking for the body.
+            assertRefused(connection.send(publishHead(17, "Expect: 100-continue")).readToEnd(), 401);
+        }
+    }
+
+    @Test
     void theBearerSchemeIsCaseInsensitive() {
         assertThat(publish("{\"scheme\":1}", "bearer " + TOKEN).status()).isEqualTo(200);
         assertThat(publish("{\"scheme\":2}", "BEARER " + TOKEN).status()).isEqualTo(200);
