@@ -3,6 +3,7 @@ package com.example.threading.longpoll;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.InstrumentedExecutorService;
 import com.codahale.metrics.MetricRegistry;
+import com.example.threading.longpoll.redis.RedisEventStream;
 import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.ServletRegistration;
 import java.time.Clock;
@@ -12,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the long-poll pattern: in-process event stream, hub, ticker, the servlets at {@code /events} and
+ * Wires the long-poll pattern: event stream (in-process, or Redis with {@code events.stream.type: redis}), hub, ticker, the servlets at {@code /events} and
  * {@code /events/blocking} on the application port, metrics {@code events.*} and the shutdown hook.
  *
  * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
@@ -45,12 +46,22 @@ public final class LongPoll {
         ExecutorService dispatcher = new InstrumentedExecutorService(
                 environment.lifecycle().executorService("events-dispatch-%d").minThreads(1).maxThreads(1).build(),
                 metrics, "events.dispatcher");
+        // The stream: in-process, or one Redis Stream shared by several instances, whose log also answers the
+        // cursors this instance's ring cannot (older than the ring, or not read here yet).
+        RedisEventStream shared = configuration.getStream().getType() == EventStreamConfiguration.Type.REDIS
+                ? RedisEventStream.register(environment, configuration.getStream().getRedis(), configuration.getHistorySize())
+                : null;
         EventHub hub = new EventHub(configuration.getHistorySize(), configuration.getMaxParked(),
-                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics);
-
-        InProcessEventStream stream = new InProcessEventStream(Clock.systemUTC());
-        stream.subscribe(hub);
-        EventSink sink = stream;
+                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics, shared);
+        EventSink sink;
+        if (shared != null) {
+            shared.subscribe(hub);
+            sink = shared;
+        } else {
+            InProcessEventStream inProcess = new InProcessEventStream(Clock.systemUTC());
+            inProcess.subscribe(hub);
+            sink = inProcess;
+        }
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
         BlockingWaits blockingWaits = hub.blockingWaits();
@@ -63,7 +74,9 @@ public final class LongPoll {
             // as it is for its thread-factory metrics ("events-ticker-%d.running"); its one thread is "events-ticker".
             ScheduledExecutorService scheduler = environment.lifecycle()
                     .scheduledExecutorService("events-ticker").threads(1).build();
-            environment.lifecycle().manage(new EventTicker(sink, scheduler, tickMs,
+            // Instances sharing a Redis stream tick only while they hold the cluster's ticker lease: one tick per period.
+            TickGate gate = shared != null ? shared.tickGate(tickMs) : TickGate.ALWAYS;
+            environment.lifecycle().manage(new EventTicker(sink, gate, scheduler, tickMs,
                     configuration.getPublishTimeout().toMilliseconds(), metrics.meter("events.tick.failures")));
         }
         environment.lifecycle().addEventListener(
