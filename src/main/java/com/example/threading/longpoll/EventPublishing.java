@@ -100,8 +100,8 @@ final class EventPublishing {
             return;
         }
         if (inFlight.incrementAndGet() > maxInFlight) {
-            // Slow publishers (who passed the access rule) may hold at most maxPublishing requests, and so at most
-            // that many places of the server's admission control: the other endpoints keep theirs.
+            // Slow publishers (who passed the access rule) may hold at most maxPublishing requests (sockets, buffers);
+            // the server's admission control does not count /events, so this is publishing's only bound.
             inFlight.decrementAndGet();
             metrics.busy.mark();
             response.setHeader("Retry-After", Long.toString(retryAfterSeconds));

@@ -56,8 +56,8 @@ public final class EventsConfiguration {
 
     /**
      * Most {@code POST /events} in progress at once (body being read, event being published, answer being written);
-     * beyond it 503 with Retry-After. Bounds what slow publishers can hold, e.g. places of the server's admission
-     * control.
+     * beyond it 503 with Retry-After. Bounds what slow publishers can hold (admission control does not count
+     * {@code /events}).
      */
     @Min(1)
     @Max(100_000)
