@@ -36,6 +36,7 @@ class AntiPatternCapsTest {
     static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml",
             ConfigOverride.randomPorts(),
+            ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
             ConfigOverride.config("events.tickPeriod", "0"),
             ConfigOverride.config("work.threadPerRequest.maxThreads", Integer.toString(CAP)),
             ConfigOverride.config("client.commonMaxCalls", Integer.toString(CAP)));

@@ -42,6 +42,7 @@ class HostileBodiesTest {
     static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml",
             ConfigOverride.randomPorts(),
+            ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
             ConfigOverride.config("events.tickPeriod", "0"),
             ConfigOverride.config("events.publishToken", TOKEN),
             ConfigOverride.config("events.bodyReadTimeout", BODY_READ_TIMEOUT_MS + "ms"),
