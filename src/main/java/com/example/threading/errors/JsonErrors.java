@@ -8,9 +8,12 @@ import org.eclipse.jetty.util.component.LifeCycle;
 /**
  * Makes every error of the service, on every path and port, the one JSON body {@code {"code":N,"message":"…"}}:
  * a JSON error handler on the Jetty server (errors before any context, on both connectors) and on the
- * application and admin servlet contexts, and Dropwizard's validation errors mapped to the same body.
- * Metric {@code http.error-bodies}: the error bodies Jetty's error handlers wrote (errors the application did
- * not answer itself).
+ * application and admin servlet contexts, and Dropwizard's validation errors mapped to the same body; and keeps
+ * clients that go away out of the error log ({@link QuietClientDisconnects}) and counts them
+ * ({@link CountClientDisconnects}). Metrics {@code http.error-bodies}: the
+ * error bodies Jetty's error handlers wrote (errors the application did not answer itself);
+ * {@code http.client-disconnects}: requests that ended because the client went away (reset or closed its connection
+ * or HTTP/2 stream) before the answer was complete.
  *
  * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server is built; the
  * server's handler is installed from the server's own starting event, before it takes requests.
@@ -19,6 +22,8 @@ public final class JsonErrors {
 
     /** Meter of the error bodies written by the Jetty-level handlers. */
     public static final String ERROR_BODIES = "http.error-bodies";
+    /** Meter of the requests that ended because the client went away before its answer was complete. */
+    public static final String CLIENT_DISCONNECTS = "http.client-disconnects";
 
     private JsonErrors() {
     }
@@ -26,18 +31,23 @@ public final class JsonErrors {
     /** Installs the JSON error handlers and the validation mapper in {@code environment}. */
     public static void register(Environment environment) {
         Meter written = environment.metrics().meter(ERROR_BODIES);
+        Meter disconnects = environment.metrics().meter(CLIENT_DISCONNECTS);
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler(written));
         environment.getAdminContext().setErrorHandler(new JsonErrorHandler(written));
         // Dropwizard builds the Server after Application.run and sets its own (HTML) error handler there: replace
-        // it when the server starts, before any connector accepts.
+        // it, and put the disconnect counter in front of every handler, when the server starts, before any
+        // connector accepts.
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
             @Override
             public void lifeCycleStarting(LifeCycle event) {
                 if (event instanceof Server server) {
                     server.setErrorHandler(new JsonErrorHandler(written));
+                    server.insertHandler(new CountClientDisconnects(disconnects));
                 }
             }
         });
         environment.jersey().register(new ViolationsAsErrorMessage());
+        // Managed: installed in logback when the server starts (after Dropwizard configured logging), removed on stop.
+        environment.lifecycle().manage(new QuietClientDisconnects());
     }
 }
