@@ -2,6 +2,8 @@ package com.example.threading.errors;
 
 import com.codahale.metrics.Meter;
 import io.dropwizard.core.setup.Environment;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 
@@ -9,7 +11,7 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * Makes every error of the service, on every path and port, the one JSON body {@code {"code":N,"message":"…"}}:
  * a JSON error handler on the Jetty server (errors before any context, on both connectors) and on the
  * application and admin servlet contexts, and Dropwizard's validation errors mapped to the same body; and keeps
- * clients that go away out of the error log ({@link QuietClientDisconnects}) and counts them
+ * clients that go away out of the error log ({@link QuietClientFaults}) and counts them
  * ({@link CountClientDisconnects}). Metrics {@code http.error-bodies}: the
  * error bodies Jetty's error handlers wrote (errors the application did not answer itself);
  * {@code http.client-disconnects}: requests that ended because the client went away (reset or closed its connection
@@ -34,6 +36,9 @@ public final class JsonErrors {
         Meter disconnects = environment.metrics().meter(CLIENT_DISCONNECTS);
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler(written));
         environment.getAdminContext().setErrorHandler(new JsonErrorHandler(written));
+        // Dropwizard's admin TaskServlet answers 404/405 with a bare status: give those the body too.
+        environment.admin().addFilter("empty-errors-as-json", new EmptyErrorsAsJson())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         // Dropwizard builds the Server after Application.run and sets its own (HTML) error handler there: replace
         // it, and put the disconnect counter in front of every handler, when the server starts, before any
         // connector accepts.
@@ -48,6 +53,6 @@ public final class JsonErrors {
         });
         environment.jersey().register(new ViolationsAsErrorMessage());
         // Managed: installed in logback when the server starts (after Dropwizard configured logging), removed on stop.
-        environment.lifecycle().manage(new QuietClientDisconnects());
+        environment.lifecycle().manage(new QuietClientFaults());
     }
 }
