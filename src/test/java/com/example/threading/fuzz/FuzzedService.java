@@ -85,6 +85,42 @@ final class FuzzedService {
         }
     }
 
+    /** Status of a {@link #send(RawInput)} whose connection the server closed while the client was still sending. */
+    static final int CLOSED_WHILE_SENDING = -2;
+
+    /**
+     * Sends {@code input} piece by piece with its pauses on a connection of its own, half-closes, and reads whatever
+     * comes back until the server closes. When the server answers and closes before the client has sent everything
+     * (it refused the request early), what it answered is read if it can still be; otherwise the status is
+     * {@link #CLOSED_WHILE_SENDING}.
+     */
+    Reply send(RawInput input) {
+        try (RawHttpConnection connection = RawHttpConnection.open(input.admin() ? adminPort() : port())) {
+            try {
+                for (int i = 0; i < input.pieces().size(); i++) {
+                    if (i > 0 && input.pauseMs() > 0) {
+                        Thread.sleep(input.pauseMs());
+                    }
+                    connection.send(input.pieces().get(i));
+                }
+                connection.socket().shutdownOutput();
+            } catch (IOException | UncheckedIOException closedWhileSending) {
+                try {
+                    Reply early = connection.readReply();
+                    return early.status() > 0 ? early : new Reply(CLOSED_WHILE_SENDING, Map.of(), early.body());
+                } catch (UncheckedIOException unreadable) {
+                    return new Reply(CLOSED_WHILE_SENDING, Map.of(), String.valueOf(closedWhileSending));
+                }
+            }
+            return connection.readReply();
+        } catch (UncheckedIOException e) {
+            return new Reply(-1, Map.of(), String.valueOf(e.getCause()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /**
      * Waits (up to {@code bound}) until nothing is parked, waiting or in flight, then checks that a normal request is
      * answered at once (within 2 s on this shared machine); {@link AssertionError} otherwise.

@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * What every answer of the service must be, whatever was asked: never a 5xx but a 503 from a documented limit (with
- * {@code Retry-After}) or the 501 of {@code /work/virtual} on a JDK without virtual threads; every 4xx and 5xx the one
+ * {@code Retry-After}), a 505 for an HTTP version the server does not speak, or the 501 of {@code /work/virtual} on
+ * a JDK without virtual threads; every 4xx and 5xx the one
  * JSON error body {@code {"code":N,"message":"…"}} with {@code Content-Type: application/json} and {@code code}
  * equal to the status; no {@code Server} header. {@code /healthcheck}'s 500 (a check is unhealthy) is documented and
  * carries the checks, not an error body.
@@ -36,7 +37,8 @@ final class ReplyRules {
         }
         boolean healthReport = endpoint.contains("/healthcheck") && status == 500;
         boolean virtualUnavailable = endpoint.contains("/work/virtual") && status == 501 && Runtime.version().feature() < 21;
-        if (status >= 500 && status != 503 && !healthReport && !virtualUnavailable) {
+        // 505: the client asked for an HTTP version the server does not speak, which HTTP answers with a 5xx.
+        if (status >= 500 && status != 503 && status != 505 && !healthReport && !virtualUnavailable) {
             broken.add("a 5xx that is not a documented limit");
         }
         if (status == 503 && reply.header("Retry-After") == null) {
