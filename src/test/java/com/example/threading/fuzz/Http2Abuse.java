@@ -16,6 +16,7 @@ import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.http.MetaData;
 import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.HTTP2Session;
 import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
@@ -27,8 +28,8 @@ import org.eclipse.jetty.util.Callback;
 /**
  * HTTP/2 (h2c, prior knowledge) against the application port with Jetty's low-level HTTP/2 client, which sends
  * whatever method, path and headers it is given: generated requests on many streams of one connection at once,
- * storms of streams reset right after their HEADERS (RST_STREAM, the "rapid reset" pattern), and more streams than
- * the server allows at once.
+ * storms of streams reset right after their HEADERS (RST_STREAM, the "rapid reset" pattern), many streams at once,
+ * and more streams at once than the server allows.
  *
  * <p>Thread-safety: the client is thread-safe; each call uses a connection of its own; the stream listeners run on
  * the client's threads and complete futures the calling thread waits on.
@@ -79,12 +80,43 @@ final class Http2Abuse implements AutoCloseable {
 
     /** The answers of {@code streams} concurrent GETs of {@code target} on one connection (more than the server allows at once if asked). */
     List<Reply> manyStreams(String target, int streams) throws Exception {
-        FuzzRequest get = new FuzzRequest("h2 GET " + target, false, "GET", target, List.of(), new byte[0], FuzzRequest.Framing.NONE);
         List<FuzzRequest> requests = new ArrayList<>();
         for (int i = 0; i < streams; i++) {
-            requests.add(get);
+            requests.add(get(target));
         }
         return send(requests);
+    }
+
+    private static FuzzRequest get(String target) {
+        return new FuzzRequest("h2 GET " + target, false, "GET", target, List.of(), new byte[0], FuzzRequest.Framing.NONE);
+    }
+
+    /**
+     * The answers of {@code extra} more concurrent GETs of {@code target} than the server allows at once on one
+     * connection (its SETTINGS_MAX_CONCURRENT_STREAMS): the client is first told to ignore that limit, which Jetty's
+     * client otherwise takes as its own. Also returns the server's limit, as the first element's status.
+     */
+    List<Reply> overTheStreamLimit(String target, int extra) throws Exception {
+        Session session = connect();
+        try {
+            // One round trip, so the server's SETTINGS have arrived and set the client's limit; then lift it.
+            exchange(session, get(target.replaceAll("\\?.*", "") + "?timeout=1")).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            HTTP2Session http2 = (HTTP2Session) session;
+            int limit = http2.getMaxLocalStreams();
+            http2.setMaxLocalStreams(-1);
+            List<CompletableFuture<Reply>> answers = new ArrayList<>();
+            for (int i = 0; i < limit + extra; i++) {
+                answers.add(exchange(session, get(target)));
+            }
+            List<Reply> replies = new ArrayList<>();
+            replies.add(new Reply(limit, Map.of(), "the server's limit"));
+            for (CompletableFuture<Reply> answer : answers) {
+                replies.add(answer.get(WAIT_SECONDS, TimeUnit.SECONDS));
+            }
+            return replies;
+        } finally {
+            session.close(ErrorCode.NO_ERROR.code, "done", Callback.NOOP);
+        }
     }
 
     @Override
