@@ -1,5 +1,7 @@
 package com.example.threading;
 
+import com.example.threading.admission.AdmissionControl;
+import com.example.threading.admission.ThreadBound;
 import com.example.threading.client.ClientFanout;
 import com.example.threading.errors.JsonErrors;
 import com.example.threading.jetty.ExecutionStrategies;
@@ -54,5 +56,6 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         JettyThreadPoolHealthCheck.register(environment);
         ExecutionStrategies.register(environment, configuration.getJetty());
         PrometheusEndpoint.register(environment);
+        AdmissionControl.register(environment, configuration.getAdmission(), ThreadBound.platformThreads(configuration.getServerFactory()), LongPoll.PATH, LongPoll.BLOCKING_PATH);
     }
 }

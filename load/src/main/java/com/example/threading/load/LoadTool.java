@@ -4,6 +4,7 @@ import com.example.threading.load.scenario.ScenarioOptions;
 import com.example.threading.load.scenario.limit.LimitScenario;
 import com.example.threading.load.scenario.longpoll.LongPollScenario;
 import com.example.threading.load.scenario.probe.ProbeScenario;
+import com.example.threading.load.scenario.soak.SoakScenario;
 import com.example.threading.load.scenario.wave.WaveScenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "threading-load", mixinStandardHelpOptions = true, version = "threading-load 1.0",
         description = "Runs the experiments of the threading reference service and writes a report folder "
                 + "(report.md, PNG plots, HdrHistogram logs, results.json).",
-        subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class})
+        subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, SoakScenario.class})
 public final class LoadTool {
 
     private LoadTool() {

@@ -4,6 +4,7 @@ import com.example.threading.load.target.Target;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.Request;
@@ -19,18 +20,33 @@ import org.mortbay.jetty.load.generator.Resource;
  *
  * <p>Thread-safety: confined to its owner, the thread that made it; {@link #begin}, {@link #isDone},
  * {@link #await}, {@link #result} and {@link #histogram} check that they are called there. The generator's
- * sender thread and its clients' threads only call into the {@link Schedule} and the {@link PhaseRecorder},
- * both made for that. {@link #recorder()}'s counts may be read from anywhere.
+ * sender thread and its clients' threads only call into the {@link Schedule}, the {@link PhaseRecorder} and the
+ * {@link SendStages}, all made for that; a request's begin time is written by the client thread that begins it
+ * and read by the one that completes it (Jetty's client orders begin before complete for one request). {@link #recorder()}'s counts may be read from anywhere.
  */
 public final class GeneratedLoad {
 
-    /** What to send: the resource (one path, or a group whose children go out in parallel), how fast and how long. */
+    /**
+     * What to send: the resource (one path, or a group whose children go out in parallel), how fast and how long,
+     * and at most how many connections each user opens (HTTP/1.1 sends one request at a time per connection, so
+     * beyond this requests wait in the client's queue instead of opening more).
+     */
     public record Spec(String name, Protocol protocol, Resource resource, String pathLabel, int ratePerSecond,
-                int iterations, Duration runFor, int users, Duration idleTimeout) {
+                int iterations, Duration runFor, int users, Duration idleTimeout, int connectionsPerUser) {
+
+        /** The default: up to {@link #DEFAULT_CONNECTIONS} connections per user. */
+        public Spec(String name, Protocol protocol, Resource resource, String pathLabel, int ratePerSecond,
+                    int iterations, Duration runFor, int users, Duration idleTimeout) {
+            this(name, protocol, resource, pathLabel, ratePerSecond, iterations, runFor, users, idleTimeout, DEFAULT_CONNECTIONS);
+        }
     }
+
+    /** Connections per user unless a spec says otherwise: enough never to queue in the client. */
+    public static final int DEFAULT_CONNECTIONS = 1024;
 
     private final Spec spec;
     private final PhaseRecorder recorder;
+    private final SendStages stages = new SendStages();
     private final LoadGenerator generator;
     private final Thread owner = Thread.currentThread();
     private CompletableFuture<Void> completion;
@@ -47,7 +63,7 @@ public final class GeneratedLoad {
                 .resource(spec.resource())
                 .threads(1)
                 .usersPerThread(spec.users())
-                .channelsPerUser(1024)
+                .channelsPerUser(spec.connectionsPerUser())
                 .resourceRate(spec.ratePerSecond())
                 .maxRequestsQueued(1_000_000)
                 .idleTimeout(spec.idleTimeout().toMillis())
@@ -61,9 +77,18 @@ public final class GeneratedLoad {
                         long queued = System.nanoTime();
                         long intended = schedule.intendedNanos(sequence.incrementAndGet(), queued);
                         recorder.sent();
-                        request.onComplete(result -> recorder.record(
-                                result.isSucceeded() ? Outcome.ofStatus(result.getResponse().getStatus()) : Outcome.ofFailure(result.getFailure()),
-                                intended, System.nanoTime()));
+                        stages.senderLag(queued - intended);
+                        long[] begun = {queued};
+                        request.onRequestBegin(begin -> {
+                            begun[0] = System.nanoTime();
+                            stages.clientQueue(begun[0] - queued);
+                        });
+                        request.onComplete(result -> {
+                            long completed = System.nanoTime();
+                            stages.exchange(completed - begun[0]);
+                            recorder.record(result.isSucceeded() ? Outcome.ofStatus(result.getResponse().getStatus())
+                                    : Outcome.ofFailure(result.getFailure()), intended, completed);
+                        });
                     }
                 })
                 .resourceListener((Resource.NodeListener) info -> {
@@ -140,10 +165,22 @@ public final class GeneratedLoad {
         return recorder.finish(spec.protocol().label(), spec.pathLabel(), spec.ratePerSecond());
     }
 
+    /** Where the phase's requests spent their time inside the tool (see {@link SendStages}); complete once awaited. */
+    public Map<String, org.HdrHistogram.Histogram> stages() {
+        checkOwner();
+        return stages.histograms();
+    }
+
     /** The histogram of the 2xx latencies (complete once awaited). */
     public org.HdrHistogram.Histogram histogram() {
         checkOwner();
         return recorder.histogram();
+    }
+
+    /** The histogram of the 503 latencies (complete once awaited). */
+    public org.HdrHistogram.Histogram rejectedHistogram() {
+        checkOwner();
+        return recorder.rejectedHistogram();
     }
 
     private void checkOwner() {

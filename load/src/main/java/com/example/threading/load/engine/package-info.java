@@ -9,10 +9,16 @@
  * {@link com.example.threading.load.engine.Outcome}, HdrHistogram latencies and one-second intervals), the
  * result records a phase ends in ({@link com.example.threading.load.engine.PhaseResult},
  * {@link com.example.threading.load.engine.IntervalSample},
- * {@link com.example.threading.load.engine.LatencySummary}), and the terminal
- * {@link com.example.threading.load.engine.Progress} bar.
+ * {@link com.example.threading.load.engine.LatencySummary}), the terminal
+ * {@link com.example.threading.load.engine.Progress} bar, and what explains a tail: the JVMs' GC logs
+ * ({@link com.example.threading.load.engine.GcLog}, {@link com.example.threading.load.engine.ToolGcLog},
+ * {@link com.example.threading.load.engine.GcPauses}), their heap and threads once a second
+ * ({@link com.example.threading.load.engine.JvmWatch}, {@link com.example.threading.load.engine.JvmSample}) and
+ * async-profiler attached to the service ({@link com.example.threading.load.engine.Profiler}), and an independent
+ * client to check the tool's figures against ({@link com.example.threading.load.engine.CrossCheck}, h2load).
  *
  * <p>May depend on: {@code target} (the service's URIs and CPU). Never on {@code report} or the scenarios: the
- * engine hands back records and knows nothing of tables, plots or files other than the raw .hlog it writes.
+ * engine hands back records and knows nothing of tables, plots or files other than the raw .hlog, GC logs and
+ * flame graphs it writes.
  */
 package com.example.threading.load.engine;

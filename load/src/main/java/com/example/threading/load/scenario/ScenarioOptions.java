@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The options every scenario accepts, as one picocli mixin: where the load goes ({@link TargetOptions}), where
- * the report goes, whether to show progress, the hard time limit (whose default each scenario sets, see
+ * the report goes, whether to show progress, whether to profile the service, the hard time limit (whose default each scenario sets, see
  * {@link ScenarioCommand#ScenarioCommand(Duration)}), and {@code -h}/{@code -V}.
  *
  * <p>Thread-safety: picocli fills it on the command's thread before the scenario runs; after that it is only
@@ -35,6 +35,10 @@ public final class ScenarioOptions {
 
     @Option(names = "--no-progress", description = "No progress bar")
     boolean noProgress;
+
+    @Option(names = "--profile", description = "Attach async-profiler to each service (CPU; itimer where perf events are refused) "
+            + "and write its flame graph into the report folder: from the measured phase on where the scenario marks one, else the service's whole life")
+    boolean profile;
 
     @Option(names = MAX_DURATION, description = "Hard limit for the whole run (default: ${DEFAULT-VALUE})")
     Duration maxDuration;

@@ -34,13 +34,15 @@ final class ServiceProcess implements AutoCloseable {
     private final URI applicationUri;
     private final URI adminUri;
     private final Path log;
+    private final Path gcLog;
     private final Thread shutdownHook;
 
-    private ServiceProcess(Process process, URI applicationUri, URI adminUri, Path log) {
+    private ServiceProcess(Process process, URI applicationUri, URI adminUri, Path log, Path gcLog) {
         this.process = process;
         this.applicationUri = applicationUri;
         this.adminUri = adminUri;
         this.log = log;
+        this.gcLog = gcLog;
         this.shutdownHook = new Thread(process::destroyForcibly, "stop-service-child");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -48,6 +50,7 @@ final class ServiceProcess implements AutoCloseable {
     /**
      * Starts {@code java [systemProperties] -jar jar server config} with the environment overrides, the
      * application and admin connectors bound to 127.0.0.1 on free ports, and waits until /healthcheck answers.
+     * The child writes its GC log ({@code -Xlog:gc*}) next to {@code log}, as {@code <log name>-gc.log}.
      */
     static ServiceProcess start(Path java, Path jar, Path config, Map<String, String> environment,
                                 List<String> systemProperties, Path log) throws IOException, InterruptedException {
@@ -56,6 +59,9 @@ final class ServiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
         command.add("-Xmx1g");
+        Path gcLog = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + "-gc.log");
+        // Every pause of the service, for the report's GC table (read by the engine's GcLog); no rotation.
+        command.add("-Xlog:gc*:file=" + gcLog.toAbsolutePath() + ":utctime,uptime,level,tags:filecount=0");
         command.addAll(systemProperties);
         command.addAll(List.of("-jar", jar.toString(), "server", config.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -68,7 +74,7 @@ final class ServiceProcess implements AutoCloseable {
         env.put("SHUTDOWN_GRACE_PERIOD", "2s");
         env.putAll(environment);
         ServiceProcess service = new ServiceProcess(builder.start(), URI.create("http://127.0.0.1:" + appPort),
-                URI.create("http://127.0.0.1:" + adminPort), log);
+                URI.create("http://127.0.0.1:" + adminPort), log, gcLog);
         try {
             service.awaitHealthy();
             return service;
@@ -111,6 +117,11 @@ final class ServiceProcess implements AutoCloseable {
     /** The child process, for its CPU time. */
     ProcessHandle handle() {
         return process.toHandle();
+    }
+
+    /** The child's GC log. */
+    Path gcLog() {
+        return gcLog;
     }
 
     /** The file the child's stdout and stderr go to. */

@@ -67,9 +67,13 @@ public final class TargetOptions {
                 caveats.add("Targeting a running service (" + url + "): the overrides " + environment + " " + extraEnvironment + " " + systemProperties
                         + " were not applied; start the service with them for comparable figures.");
             }
-            Optional<ProcessHandle> process = Optional.ofNullable(serverPid).flatMap(ProcessHandle::of);
-            if (process.isEmpty()) {
+            Optional<ProcessHandle> process = Optional.empty();
+            if (serverPid == null) {
                 caveats.add("Server CPU not measured: give --server-pid with --url.");
+            } else {
+                ServerPid resolved = ServerPid.resolve(serverPid);
+                caveats.addAll(resolved.caveats());
+                process = resolved.process();
             }
             return new Target(url, admin, new ServerCpu(process), Optional.empty(), Map.of(), caveats);
         }

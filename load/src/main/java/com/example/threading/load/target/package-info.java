@@ -4,7 +4,7 @@
  * <p>Holds: {@link com.example.threading.load.target.TargetOptions} (the picocli options that say where the
  * load goes), {@link com.example.threading.load.target.Target} (a started child or a running service given by
  * URL, with the facts and caveats a report must show about it), {@code ServiceProcess} (the service jar as a
- * child process on free loopback ports), and the CPU sampling of a process
+ * child process on free loopback ports, writing its GC log), and the CPU sampling of a process
  * ({@link com.example.threading.load.target.CpuClock}, {@link com.example.threading.load.target.ServerCpu}).
  *
  * <p>May depend on: nothing else in the load tool (JDK and picocli only). It knows nothing of reports: a

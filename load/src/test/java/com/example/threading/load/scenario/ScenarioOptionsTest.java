@@ -18,18 +18,20 @@ import picocli.CommandLine.Model.OptionSpec;
 class ScenarioOptionsTest {
 
     private static final List<String> SHARED = List.of("--admin-url", "--config", "--env", "--help", "--jar", "--java", "--max-duration",
-            "--no-progress", "--out", "--server-pid", "--url", "--version");
+            "--no-progress", "--out", "--profile", "--server-pid", "--url", "--version");
 
     /** Each scenario's own options, as they were before the tool was split into layers. */
     private static final Map<String, List<String>> OWN = Map.of(
             "wave", List.of("--concurrency", "--fanout-ms", "--fanout-n", "--fanout-timeout", "--ms", "--patterns", "--pause", "--vias", "--waves"),
             "longpoll", List.of("--clients", "--endpoint-limit", "--endpoints", "--iterations", "--poll-timeout", "--threads", "--tick", "--wait-next"),
-            "probe", List.of("--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
-                    "--search-step", "--search-steps", "--target-cpu", "--warmup"),
-            "limit", List.of("--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"));
+            "probe", List.of("--cross-check", "--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
+                    "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options", "--connections"),
+            "limit", List.of("--admission", "--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"),
+            "soak", List.of("--blocking-pollers", "--duration", "--fanout", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
+                    "--pollers", "--rate"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
-            "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300));
+            "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200));
 
     private static CommandLine tool() {
         return ScenarioOptions.configure(new CommandLine(LoadTool.class));
@@ -37,7 +39,7 @@ class ScenarioOptionsTest {
 
     @Test
     void everyScenarioListsTheSharedOptionsAndItsOwnNothingMore() {
-        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit");
+        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak");
         tool().getSubcommands().forEach((name, scenario) -> {
             TreeSet<String> expected = new TreeSet<>(SHARED);
             expected.addAll(OWN.get(name));

@@ -1,5 +1,7 @@
 package com.example.threading.load.scenario.probe;
 
+import com.example.threading.load.engine.CrossCheck;
+import com.example.threading.load.engine.GcPauses;
 import com.example.threading.load.engine.GeneratedLoad;
 import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.PhaseResult;
@@ -11,12 +13,17 @@ import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.MachineCpu;
 import com.example.threading.load.target.Target;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 import org.mortbay.jetty.load.generator.Resource;
 import picocli.CommandLine.Command;
@@ -67,6 +74,21 @@ public final class ProbeScenario extends ScenarioCommand {
     @Option(names = "--search-steps", defaultValue = "6", description = "Most rate-search steps (default: ${DEFAULT-VALUE})")
     int searchSteps;
 
+    @Option(names = "--cross-check", description = "Run h2load (nghttp2-client) beside the probe during the recording, at the probe's "
+            + "rate and path, and put its percentiles beside the probe's (needs h2load on PATH)")
+    boolean crossCheck;
+
+    @Option(names = "--probe-process", description = "Run the probe in a JVM of its own (no shared heap, GC or client threads with the loaders)")
+    boolean probeProcess;
+
+    @Option(names = "--probe-jvm-options", split = " ", defaultValue = "-Xms64m -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1",
+            description = "JVM options of the --probe-process JVM, space-separated (default: ${DEFAULT-VALUE})")
+    List<String> probeJvmOptions;
+
+    @Option(names = "--connections", defaultValue = "1024", description = "Most connections each loader (and the probe) opens; "
+            + "beyond it requests wait in the client's queue (default: ${DEFAULT-VALUE})")
+    int connections;
+
     @Option(names = "--idle-timeout", defaultValue = "30s", description = "Client idle timeout per request (default: ${DEFAULT-VALUE})")
     Duration idleTimeout;
 
@@ -80,12 +102,18 @@ public final class ProbeScenario extends ScenarioCommand {
     protected void run(Report report) throws Exception {
         report.configure("path", path).configure("loader rate", rate).configure("loaders", loaders).configure("probe rate", probeRate)
                 .configure("warm-up", warmup).configure("record", record).configure("protocols", protocols)
-                .configure("find rate", findRate).configure("target CPU %", targetCpu).configure("client idle timeout", idleTimeout);
+                .configure("find rate", findRate).configure("target CPU %", targetCpu).configure("client idle timeout", idleTimeout)
+                .configure("probe process", probeProcess ? "own JVM: " + String.join(" ", probeJvmOptions) : "in the tool's JVM")
+                .configure("cross-check", crossCheck).configure("connections per client", connections);
         report.summary("Loaders offer a fixed total rate (open model) to `" + path + "` while a probe sends " + probeRate
                 + " req/s and records latency from each request's intended send time (corrected for coordinated omission). "
                 + "The probe's percentiles are the answer; the loaders only keep the server busy. Warm-up " + Durations.format(warmup)
                 + ", then recording " + Durations.format(record) + ", per protocol, each on a fresh service. On this machine the tool and the "
                 + "service share the same " + CpuClock.cores() + " cores: the tool's own CPU is reported next to the server's.");
+        Optional<Path> h2load = crossCheck ? CrossCheck.h2load() : Optional.empty();
+        if (crossCheck && h2load.isEmpty()) {
+            report.note("--cross-check: h2load is not on PATH, so there is no cross-check (Debian/Ubuntu: apt-get install nghttp2-client).");
+        }
         List<ProtocolRun> runs = new ArrayList<>();
         for (Protocol protocol : protocols) {
             if (deadline().isUp()) {
@@ -98,13 +126,28 @@ public final class ProbeScenario extends ScenarioCommand {
                 }
                 // Warm up first: a fresh service spends its first minute compiling its hot paths, and CPU
                 // measured then says little about the rate it sustains.
-                List<GeneratedLoad> warm = phase(service, protocol, "warmup", warmup, rate, report);
-                ProbeView.warmup(report, protocol, warmup, warm.get(0).result());
+                Phase warm = phase(service, protocol, "warmup", warmup, rate, report);
+                ProbeView.warmup(report, protocol, warmup, warm.results().get(0));
                 int loaderRate = findRate ? searchRate(service, protocol, report) : rate;
-                List<GeneratedLoad> loads = phase(service, protocol, "record", record, loaderRate, report);
-                Map<String, Histogram> histograms = new LinkedHashMap<>();
-                loads.forEach(load -> histograms.put(load.result().name(), load.histogram()));
-                ProtocolRun run = new ProtocolRun(protocol, loaderRate, loads.stream().map(GeneratedLoad::result).toList(), histograms);
+                profileFromHere(service, "record", report);
+                Phase recorded;
+                Optional<CrossCheck.Result> checked = Optional.empty();
+                Instant recordFrom = Instant.now();
+                MachineCpu machine = new MachineCpu();
+                try (CrossCheck independent = h2load.isEmpty() ? null : CrossCheck.start(h2load.get(),
+                        service.applicationUri().resolve(path), protocol, probeRate, record, report.directory(),
+                        "h2load-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-record")) {
+                    recorded = phase(service, protocol, "record", record, loaderRate, report);
+                    if (independent != null) {
+                        checked = Optional.of(independent.await(deadline().within(idleTimeout.plusSeconds(10))));
+                    }
+                }
+                Instant recordTo = Instant.now();
+                TailSources tail = new TailSources(toolPauses(recordFrom, recordTo), servicePauses(service, recordFrom, recordTo),
+                        recorded.probeStages(), recorded.probeProcessPauses(), machine.percentSinceLast());
+                Map<String, Histogram> histograms = new LinkedHashMap<>(recorded.histograms());
+                checked.ifPresent(result -> histograms.put("h2load-" + protocol.name().toLowerCase(java.util.Locale.ROOT), result.histogram()));
+                ProtocolRun run = new ProtocolRun(protocol, loaderRate, recorded.results(), histograms, checked, tail);
                 ProbeView.recorded(report, run, record);
                 runs.add(run);
             }
@@ -112,25 +155,55 @@ public final class ProbeScenario extends ScenarioCommand {
         ProbeView.present(report, path, runs);
     }
 
-    /** Warm-up or recording: the probe and the loaders side by side; returns them (finished) for the caller. */
-    private List<GeneratedLoad> phase(Target service, Protocol protocol, String stage, Duration length, int loaderRate, Report report)
-            throws InterruptedException {
+    /** What one warm-up or recording measured: the probe's result first, then the loaders'; the probe's stages. */
+    private record Phase(List<PhaseResult> results, Map<String, Histogram> histograms, Map<String, Histogram> probeStages,
+                         Optional<GcPauses> probeProcessPauses) {
+    }
+
+    /** Warm-up or recording: the probe (here, or in its own JVM with --probe-process) and the loaders side by side. */
+    private Phase phase(Target service, Protocol protocol, String stage, Duration length, int loaderRate, Report report)
+            throws InterruptedException, IOException {
         List<GeneratedLoad> loads = new ArrayList<>();
         String suffix = protocol.name().toLowerCase(java.util.Locale.ROOT) + "-" + stage;
-        loads.add(load(service, "probe-" + suffix, protocol, probeRate, length, report));
+        String probeName = "probe-" + suffix;
         int perLoader = Math.max(1, loaderRate / loaders);
         for (int i = 1; i <= loaders; i++) {
             loads.add(load(service, "loader" + i + "-" + suffix, protocol, perLoader, length, report));
         }
         long expected = (probeRate + (long) perLoader * loaders) * length.toSeconds();
-        try (Progress progress = progress(protocol.label() + " " + stage, expected)) {
-            GeneratedLoad.runTogether(loads, deadline().within(length.plus(idleTimeout).plusSeconds(10)), progress);
+        long deadline = deadline().within(length.plus(idleTimeout).plusSeconds(10));
+        if (!probeProcess) {
+            loads.add(0, load(service, probeName, protocol, probeRate, length, report));
+            try (Progress progress = progress(protocol.label() + " " + stage, expected)) {
+                GeneratedLoad.runTogether(loads, deadline, progress);
+            }
+            Map<String, Histogram> histograms = new LinkedHashMap<>();
+            loads.forEach(load -> histograms.put(load.result().name(), load.histogram()));
+            return new Phase(loads.stream().map(GeneratedLoad::result).toList(), histograms, loads.get(0).stages(), Optional.empty());
         }
-        return loads;
+        ProbeProcess.Measured probe;
+        try (ProbeProcess child = ProbeProcess.start(probeJvmOptions, service.applicationUri(), protocol, path, probeRate, length,
+                idleTimeout, connections, report.directory(), probeName)) {
+            child.awaitReady(Duration.ofSeconds(30));
+            try (Progress progress = progress(protocol.label() + " " + stage, expected)) {
+                GeneratedLoad.runTogether(loads, deadline, progress);
+            }
+            probe = child.finish(deadline().within(idleTimeout.plusSeconds(15)));
+        }
+        List<PhaseResult> results = new ArrayList<>();
+        results.add(probe.result());
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
+        histograms.put(probeName, probe.histogram());
+        for (GeneratedLoad load : loads) {
+            results.add(load.result());
+            histograms.put(load.result().name(), load.histogram());
+        }
+        return new Phase(results, histograms, probe.stages(), Optional.of(probe.pauses()));
     }
 
     private GeneratedLoad load(Target service, String name, Protocol protocol, int ratePerSecond, Duration length, Report report) {
-        GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, ratePerSecond, 0, length, 1, idleTimeout);
+        GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, protocol, new Resource(path), path, ratePerSecond, 0, length, 1, idleTimeout,
+                connections);
         return new GeneratedLoad(service, spec, Schedule.fixedRate(ratePerSecond), report.directory());
     }
 

@@ -1,5 +1,6 @@
 package com.example.threading.load.scenario.probe;
 
+import com.example.threading.load.engine.CrossCheck;
 import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.Protocol;
@@ -7,16 +8,18 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /**
  * The recording of one protocol: the loader rate it ran at (as given, or as the rate search left it), the
- * recorded phases (the probe first, then each loader) and their 2xx latency histograms by phase name.
+ * recorded phases (the probe first, then each loader) and their 2xx latency histograms by phase name, and
+ * h2load's view of the same recording when {@code --cross-check} ran it, and where the probe's tail came from.
  *
  * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
  */
 record ProtocolRun(Protocol protocol, int loaderRate, List<PhaseResult> recorded,
-                   Map<String, Histogram> histograms) {
+                   Map<String, Histogram> histograms, Optional<CrossCheck.Result> crossCheck, TailSources tail) {
 
     ProtocolRun {
         if (recorded.isEmpty()) {

@@ -4,6 +4,7 @@ import static com.example.threading.load.scenario.ReportAssertions.assertReportF
 import static com.example.threading.load.scenario.ReportAssertions.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.example.threading.load.engine.CrossCheck;
 import com.example.threading.load.scenario.ReportAssertions;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class ProbeScenarioTest {
     void probeAndLoadersRecordOverHttp1AndH2cWithTheServersCpu(@TempDir Path out) throws Exception {
         Path folder = ReportAssertions.run(out, "probe", "--path", "/work/blocking?ms=1", "--rate", "100", "--loaders", "2",
                 "--probe-rate", "20", "--warmup", "1s", "--record", "3s", "--protocols", "HTTP1,H2C",
-                "--find-rate", "--target-cpu", "50", "--search-step", "1s", "--search-steps", "2", "--max-duration", "90s");
+                "--find-rate", "--target-cpu", "50", "--search-step", "1s", "--search-steps", "2", "--max-duration", "90s", "--profile", "--cross-check");
         JsonNode results = assertReportFiles(folder);
         assertThat(folder.resolve("percentiles.png")).isNotEmptyFile();
         assertThat(folder.resolve("throughput.png")).isNotEmptyFile();
@@ -43,6 +44,53 @@ class ProbeScenarioTest {
         JsonNode titles = results.path("tables").findValues("title").stream().collect(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance::arrayNode,
                 com.fasterxml.jackson.databind.node.ArrayNode::add, com.fasterxml.jackson.databind.node.ArrayNode::addAll);
         assertThat(titles.toString()).contains("Rate search for HTTP/1.1").contains("Rate search for h2c").contains("Probe latency under load");
-        assertThat(results.path("tables").get(results.path("tables").size() - 2).path("rows")).as("one headline row per protocol").hasSize(2);
+        assertThat(table(results, "Probe latency under load").path("rows")).as("one headline row per protocol").hasSize(2);
+
+        // Every JVM explained: a GC log per service and for the tool, each with its pauses, and the heap/thread plots.
+        JsonNode jvms = table(results, "JVMs:").path("rows");
+        assertThat(jvms).as("two services and the tool").hasSize(3);
+        for (JsonNode row : jvms) {
+            assertThat(row.get(3).asLong()).as("GC pauses of %s", row.get(0)).isGreaterThanOrEqualTo(0);
+            assertThat(row.get(9).asLong()).as("samples of %s", row.get(0)).isPositive();
+        }
+        assertThat(folder.resolve("service-1-gc.log")).isNotEmptyFile();
+        assertThat(folder.resolve("service-2-gc.log")).isNotEmptyFile();
+        assertThat(folder.resolve("tool-gc.log")).isNotEmptyFile();
+        assertThat(folder.resolve("jvm-heap.png")).isNotEmptyFile();
+        assertThat(folder.resolve("jvm-threads.png")).isNotEmptyFile();
+        // --profile: a flame graph of the warm-up and one of the recording, per service.
+        assertThat(folder.resolve("service-1-record-flame.html")).content().contains("<html");
+        assertThat(folder.resolve("service-2-record-flame.html")).content().contains("<html");
+
+        // Where the probe's time goes: every probe request passed through each stage inside the tool.
+        JsonNode sources = table(results, "Where the probe's time goes").path("rows");
+        long probeSent = phase(results, "probe-http1-record").path("sent").asLong();
+        for (JsonNode row : sources) {
+            if (row.get(0).asText().equals("HTTP/1.1") && row.get(1).asText().startsWith("probe ")) {
+                assertThat(row.get(2).asLong()).as("%s", row.get(1)).isEqualTo(probeSent);
+            }
+        }
+        assertThat(sources.toString()).contains("sender lag").contains("client queue").contains("exchange").contains("tool GC pauses");
+
+        // --cross-check: h2load beside the probe when it is installed, else a note that says how to get it.
+        if (CrossCheck.h2load().isPresent()) {
+            JsonNode rows = table(results, "Cross-check:").path("rows");
+            assertThat(rows).as("probe and h2load per protocol").hasSize(4);
+            assertThat(rows.get(1).get(1).asText()).isEqualTo("h2load");
+            // 20 req/s for 3 s over one connection.
+            assertThat(rows.get(1).get(3).asLong()).as("h2load 2xx").isBetween(30L, 80L);
+            assertThat(folder.resolve("h2load-http1-record.tsv")).isNotEmptyFile();
+        } else {
+            assertThat(results.path("notes").toString()).contains("h2load is not on PATH");
+        }
+    }
+
+    private static JsonNode table(JsonNode results, String titleStart) {
+        for (JsonNode table : results.path("tables")) {
+            if (table.path("title").asText().startsWith(titleStart)) {
+                return table;
+            }
+        }
+        throw new AssertionError("no table titled " + titleStart + "... in " + results.path("tables").findValues("title"));
     }
 }

@@ -1,0 +1,142 @@
+package com.example.threading.load.engine;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.HdrHistogram.Histogram;
+
+/**
+ * An independent client beside the tool's own: h2load (nghttp2's C load generator) sends to the same URL at the
+ * same rate for the same time, and logs every request ({@code --log-file}: start in µs since the epoch, status,
+ * µs until the end of the response), which is read into an HdrHistogram like the tool's. h2load paces each
+ * connection with {@code --rps} and measures from when it really sent (a stalled connection delays its next
+ * request, so its tail is, if anything, an underestimate); the connections share the rate, so one slow answer
+ * holds up only its own connection.
+ *
+ * <p>Thread-safety: confined to the thread that started it (the scenario's thread); h2load is a child process,
+ * bounded by its {@code -D} duration and killed by PID at {@link #await}'s deadline.
+ */
+public final class CrossCheck implements AutoCloseable {
+
+    /** How one h2load run went: its 2xx latencies (µs), the requests it logged, and what it printed. */
+    public record Result(Histogram histogram, long requests, long ok, int exitCode, String output) {
+
+        /** Percentiles of the 2xx, in ms. */
+        public LatencySummary latencyMs() {
+            return LatencySummary.of(histogram);
+        }
+    }
+
+    private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(30);
+    private static final int RATE_PER_CONNECTION = 25;
+
+    private final Process process;
+    private final Path logFile;
+    private final Path outputFile;
+
+    private CrossCheck(Process process, Path logFile, Path outputFile) {
+        this.process = process;
+        this.logFile = logFile;
+        this.outputFile = outputFile;
+    }
+
+    /** h2load's path when it is on PATH. */
+    public static Optional<Path> h2load() {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        return Stream.of(path.split(File.pathSeparator)).map(folder -> Path.of(folder, "h2load"))
+                .filter(Files::isExecutable).findFirst();
+    }
+
+    /** The command line: {@code connections} connections sharing {@code ratePerSecond} for {@code length}. */
+    static List<String> command(Path h2load, URI url, Protocol protocol, int ratePerSecond, Duration length, Path logFile) {
+        int connections = Math.max(1, (int) Math.ceil(ratePerSecond / (double) RATE_PER_CONNECTION));
+        List<String> command = new ArrayList<>(List.of(h2load.toString(), "-c", Integer.toString(connections), "-t", "1", "-m", "1",
+                "--rps", String.format(Locale.ROOT, "%.3f", ratePerSecond / (double) connections),
+                "-D", Long.toString(Math.max(1, length.toSeconds())), "--log-file", logFile.toAbsolutePath().toString()));
+        if (protocol == Protocol.HTTP1) {
+            command.add("--h1");
+        }
+        command.add(url.toString());
+        return command;
+    }
+
+    /** Starts h2load against {@code url} (its log and output files go to {@code folder}, named after {@code name}). */
+    public static CrossCheck start(Path h2load, URI url, Protocol protocol, int ratePerSecond, Duration length, Path folder, String name)
+            throws IOException {
+        Path logFile = folder.resolve(name + ".tsv");
+        Path outputFile = folder.resolve(name + ".txt");
+        Process process = new ProcessBuilder(command(h2load, url, protocol, ratePerSecond, length, logFile))
+                .redirectErrorStream(true).redirectOutput(outputFile.toFile()).start();
+        return new CrossCheck(process, logFile, outputFile);
+    }
+
+    /** Waits for h2load to end (killing it at the deadline, System.nanoTime) and reads its log. */
+    public Result await(long deadlineNanos) throws IOException, InterruptedException {
+        long wait = deadlineNanos - System.nanoTime();
+        if (wait <= 0 || !process.waitFor(wait, TimeUnit.NANOSECONDS)) {
+            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        }
+        int exitCode = process.isAlive() ? -1 : process.exitValue();
+        String output = Files.isRegularFile(outputFile) ? Files.readString(outputFile) : "";
+        Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+        long[] counts = readLog(logFile, histogram);
+        return new Result(histogram, counts[0], counts[1], exitCode, output);
+    }
+
+    /** Kills h2load if it is still running (a run cut short); the files stay. */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    /** The log file h2load writes. */
+    public Path logFile() {
+        return logFile;
+    }
+
+    /**
+     * Reads an h2load --log-file (tab-separated: start µs since the epoch, status, µs to the end of the response)
+     * into {@code histogram} (2xx only); returns {requests, 2xx}. Malformed lines are skipped.
+     */
+    static long[] readLog(Path logFile, Histogram histogram) throws IOException {
+        long requests = 0;
+        long ok = 0;
+        if (!Files.isRegularFile(logFile)) {
+            return new long[] {0, 0};
+        }
+        try (Stream<String> lines = Files.lines(logFile)) {
+            for (String line : (Iterable<String>) lines::iterator) {
+                String[] columns = line.split("\t");
+                if (columns.length < 3) {
+                    continue;
+                }
+                try {
+                    int status = Integer.parseInt(columns[1].trim());
+                    long micros = Long.parseLong(columns[2].trim());
+                    requests++;
+                    if (status >= 200 && status < 300) {
+                        ok++;
+                        histogram.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, micros)));
+                    }
+                } catch (NumberFormatException malformed) {
+                    // A line cut short when h2load was killed.
+                }
+            }
+        }
+        return new long[] {requests, ok};
+    }
+}

@@ -1,0 +1,74 @@
+package com.example.threading.load.scenario.soak;
+
+import static com.example.threading.load.scenario.ReportAssertions.assertReportFiles;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.threading.load.engine.GcLog;
+import com.example.threading.load.engine.IntervalSample;
+import com.example.threading.load.engine.JvmSample;
+import com.example.threading.load.scenario.ReportAssertions;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SoakScenarioTest {
+
+    @BeforeAll
+    static void serviceJarIsBuilt() {
+        ReportAssertions.requireServiceJar();
+    }
+
+    @Test
+    void aShortSoakMixesEveryPatternFanoutAndLongPollsAndSumsUpItsMinute(@TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "soak", "--duration", "5s", "--rate", "60", "--pollers", "5", "--blocking-pollers", "2",
+                "--poll-timeout", "2", "--max-duration", "90s");
+        JsonNode results = assertReportFiles(folder);
+
+        assertThat(folder.resolve("soak-heap.png")).isNotEmptyFile();
+        assertThat(folder.resolve("soak-resources.png")).isNotEmptyFile();
+        JsonNode minutes = results.path("data").path("soakMinutes");
+        assertThat(minutes).as("one (partial) minute").hasSize(1);
+        assertThat(minutes.get(0).path("threadsMax").asDouble()).isPositive();
+        assertThat(minutes.get(0).path("openFilesMax").asDouble()).isPositive();
+        // The 5 long-pollers park on /events between ticks.
+        assertThat(minutes.get(0).path("gaugesMax").path("events.parked").asDouble()).isBetween(1.0, 5.0);
+        String phases = results.path("phases").findValues("path").toString();
+        assertThat(phases).contains("/work/blocking?ms=5", "/work/bounded?ms=5", "/work/virtual?ms=5", "/fanout?n=4", "/events", "/events/blocking");
+        for (JsonNode phase : results.path("phases")) {
+            ReportAssertions.assertConsistent(phase);
+        }
+        assertThat(results.path("notes").toString()).contains("too short to judge");
+    }
+
+    @Test
+    void minutesTakeTheLowestHeapAfterGcAndThePeaksOfEachMinute() {
+        Instant start = Instant.parse("2026-11-23T12:00:00Z");
+        List<JvmSample> samples = List.of(
+                new JvmSample(10, 100, 40, 30, Map.of("events.parked", 3.0)),
+                new JvmSample(50, 150, 45, 35, Map.of("events.parked", 9.0)),
+                new JvmSample(75, 120, 41, 31, Map.of("events.parked", 2.0)));
+        List<GcLog.Event> gc = List.of(
+                new GcLog.Event(start.plusSeconds(20), 3.0, 60L << 20),
+                new GcLog.Event(start.plusSeconds(40), 2.0, 55L << 20),
+                new GcLog.Event(start.plusSeconds(80), Double.NaN, 70L << 20));
+        List<IntervalSample> cpu = List.of(new IntervalSample(1, 1, 10, 0, 0, 1, 2, 3, 40, 5), new IntervalSample(2, 1, 10, 0, 0, 1, 2, 3, 60, 5));
+
+        List<MinuteSample> minutes = SoakScenario.minutes(samples, gc, start, cpu, 5, Duration.ofSeconds(120));
+
+        assertThat(minutes).hasSize(2);
+        assertThat(minutes.get(0).heapAfterGcMb()).isEqualTo(55.0);
+        assertThat(minutes.get(0).heapUsedMaxMb()).isEqualTo(150.0);
+        assertThat(minutes.get(0).threadsMax()).isEqualTo(45.0);
+        assertThat(minutes.get(0).gaugesMax()).containsEntry("events.parked", 9.0);
+        assertThat(minutes.get(0).serverCpuPercent()).isEqualTo(50.0);
+        assertThat(minutes.get(1).heapAfterGcMb()).isEqualTo(70.0);
+        assertThat(minutes.get(1).threadsMax()).isEqualTo(41.0);
+        assertThat(minutes.get(1).serverCpuPercent()).isNaN();
+    }
+}
