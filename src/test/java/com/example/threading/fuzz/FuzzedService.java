@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 
 /**
  * The real service the fuzz runs against: {@code config.yml} on loopback and random ports, with short long-poll
@@ -57,6 +58,12 @@ final class FuzzedService {
         } finally {
             http.close();
         }
+    }
+
+    /** Requests Jetty itself counts as in flight on both connectors (its {@code GracefulHandler}, which a graceful stop waits for). */
+    long jettyInFlight() {
+        GracefulHandler graceful = support.getEnvironment().getApplicationContext().getServer().getDescendant(GracefulHandler.class);
+        return graceful == null ? 0 : graceful.getCurrentRequestCount();
     }
 
     /** The application port. */
@@ -133,6 +140,8 @@ final class FuzzedService {
         for (String counter : IDLE_COUNTERS) {
             Await.until(() -> admin.count(counter) == 0, bound, counter + " back to 0");
         }
+        // What a graceful stop would wait for, at Jetty's level (also requests that never reached a servlet context).
+        Await.until(() -> jettyInFlight() == 0, bound, "Jetty's GracefulHandler count back to 0");
         Answer normal = http.get(LoopbackHttp.url(port(), "/work/cached?ms=1"));
         if (normal.status() != 200 || normal.latencyMs() > 2_000) {
             throw new AssertionError("a normal request after the fuzz: " + normal.status() + " in " + normal.latencyMs() + " ms");

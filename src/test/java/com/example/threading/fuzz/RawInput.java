@@ -14,6 +14,25 @@ import java.util.List;
  */
 record RawInput(String kind, boolean admin, List<byte[]> pieces, int pauseMs) {
 
+    /**
+     * Whether a request line was sent: a line end after something other than the empty lines HTTP/1.1 ignores before
+     * one. Without it there is no request, and the server may close without an answer.
+     */
+    boolean hasRequestLine() {
+        boolean started = false;
+        for (byte[] piece : pieces) {
+            for (byte b : piece) {
+                if (b == '\n' && started) {
+                    return true;
+                }
+                if (b != '\r' && b != '\n') {
+                    started = true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The whole input as text, abbreviated, for a failure message. */
     @Override
     public String toString() {

@@ -2,6 +2,11 @@ package com.example.threading.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.CapturedLog;
 import com.example.threading.testing.RawHttpConnection;
 import com.example.threading.testing.RawHttpConnection.Reply;
 import java.io.IOException;
@@ -28,8 +33,9 @@ import net.jqwik.api.statistics.Statistics;
  * The fuzz suite, on one real service ({@link FuzzedService}): generated requests to every endpoint and parameter
  * ({@link FuzzInputs}) over HTTP/1.1 as raw bytes and over HTTP/2, malformed HTTP/1.1 ({@link RawInputs}), HTTP/2
  * reset storms and stream floods ({@link Http2Abuse}), each try a batch sent at once. Every answer must keep
- * {@link ReplyRules}; afterwards nothing may be parked, waiting or in flight and a normal request must be answered at
- * once (checked after the last property, including the longest valid waits probed before the first).
+ * {@link ReplyRules}; afterwards nothing may be parked, waiting or in flight, a normal request must be answered at
+ * once, and no WARN or ERROR may have been logged (checked after the last property, including the longest valid waits
+ * probed before the first).
  *
  * <p>Tries per property: {@code jqwik.tries.default} in {@code src/test/resources/junit-platform.properties}, kept
  * small for CI; a longer run: {@code mvn -B -q test -Dtest=ServiceFuzzProperties -Djqwik.tries.default=250}; add
@@ -40,6 +46,7 @@ import net.jqwik.api.statistics.Statistics;
 class ServiceFuzzProperties {
 
     private static final FuzzedService SERVICE = new FuzzedService();
+    private static final CapturedLog LOG = new CapturedLog();
     private static final ExecutorService SENDERS = Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, "fuzz-sender");
         thread.setDaemon(true);
@@ -49,6 +56,7 @@ class ServiceFuzzProperties {
     @BeforeContainer
     static void startService() throws Exception {
         SERVICE.start();
+        LOG.start();
         if (Boolean.parseBoolean(System.getProperty("fuzz.longestWaits", "true"))) {
             probeLongestValidWaits();
         }
@@ -56,12 +64,39 @@ class ServiceFuzzProperties {
 
     @AfterContainer
     static void serviceIsQuietAndResponsive() {
+        AssertionError notQuiet = null;
         try {
             // The longest valid waits probed at the start (60 s) must be over, like everything else.
             SERVICE.assertQuietAndResponsive(Duration.ofSeconds(75));
+            // Nothing a client sends is the server's fault: no WARN or ERROR line in the whole run, but for a known
+            // Jetty 12.1.5 bug (docs/errors.md, "Fuzz suite").
+            List<String> loud = LOG.events().stream()
+                    .filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN) && !knownJettyBug(event))
+                    .map(event -> event.getLevel() + " " + event.getLoggerName() + ": " + event.getFormattedMessage())
+                    .toList();
+            assertThat(loud).as("WARN/ERROR log lines during the fuzz").isEmpty();
+        } catch (AssertionError e) {
+            notQuiet = e;
         } finally {
-            SENDERS.shutdownNow();
-            SERVICE.stop();
+            LOG.stop();
+        }
+        SENDERS.shutdownNow();
+        long jettyBugs = LOG.events().stream().filter(ServiceFuzzProperties::knownJettyBug).count();
+        try {
+            SERVICE.stop(); // a stop that times out means something was still in flight
+        } catch (RuntimeException stopFailed) {
+            if (notQuiet != null) {
+                notQuiet.addSuppressed(stopFailed);
+            } else if (jettyBugs == 0) {
+                throw stopFailed;
+            } else {
+                // The known Jetty bug leaves its HTTP/2 stream open: the session's graceful close waits for it.
+                System.out.println("fuzz: the graceful stop timed out after " + jettyBugs + " occurrences of the known"
+                        + " Jetty 12.1.5 HTTP/2 bug (docs/errors.md, \"Fuzz suite\"): " + stopFailed);
+            }
+        }
+        if (notQuiet != null) {
+            throw notQuiet;
         }
     }
 
@@ -94,6 +129,9 @@ class ServiceFuzzProperties {
             }
             if (reply.status() < 0 && input.kind().startsWith("h2 preface")) {
                 continue; // an HTTP/2 connection: the answer is HTTP/2 frames (SETTINGS, GOAWAY), not HTTP/1.1
+            }
+            if (reply.status() < 0 && !input.hasRequestLine()) {
+                continue; // no request line (empty lines before one are ignored, RFC 9112 2.2): no request, no answer
             }
             for (String violation : ReplyRules.violations(input.kind(), false, reply)) {
                 broken.add(violation + "\n  input: " + input + "\n  answer: " + reply);
@@ -152,9 +190,13 @@ class ServiceFuzzProperties {
             }
             assertThat(broken).isEmpty();
         }
-        Reply normal = SERVICE.send(new FuzzRequest("GET /work/cached", false, "GET", "/work/cached?ms=1", List.of(),
-                new byte[0], FuzzRequest.Framing.NONE));
-        assertThat(normal.status()).as("a normal request right after: " + normal).isEqualTo(200);
+        // The work the abuse started (e.g. 400 reset /work/blocking calls) still runs, and holds admission places:
+        // the service must be back, with nothing left in flight, once it is done.
+        Await.until(() -> SERVICE.jettyInFlight(), inFlight -> inFlight == 0, Duration.ofSeconds(30),
+                "nothing in flight at Jetty's level after " + abuse + " of " + streams + " streams to " + target);
+        FuzzRequest normal = new FuzzRequest("GET /work/cached", false, "GET", "/work/cached?ms=1", List.of(),
+                new byte[0], FuzzRequest.Framing.NONE);
+        Await.until(() -> SERVICE.send(normal), reply -> reply.status() == 200, Duration.ofSeconds(10), "a normal request answered 200");
     }
 
     @Provide
@@ -167,6 +209,19 @@ class ServiceFuzzProperties {
     @Provide
     Arbitrary<List<FuzzRequest>> h2Batches() {
         return FuzzInputs.requests().filter(request -> !request.admin()).list().ofMinSize(1).ofMaxSize(20);
+    }
+
+    /**
+     * Jetty 12.1.5's NullPointerException in {@code HttpStreamOverHTTP2.failed} ("_requestMetaData is null"), logged
+     * by {@code SerializedInvoker} when an HTTP/2 request whose HEADERS Jetty could not accept is failed after its
+     * error answer was written: a Jetty fault, logged as it should be, that the fuzz triggers. The stream is then
+     * never closed, so the HTTP/2 session's graceful close (and the server's graceful stop) waits for it in vain.
+     */
+    private static boolean knownJettyBug(ILoggingEvent event) {
+        IThrowableProxy thrown = event.getThrowableProxy();
+        return "org.eclipse.jetty.util.thread.SerializedInvoker".equals(event.getLoggerName()) && thrown != null
+                && NullPointerException.class.getName().equals(thrown.getClassName())
+                && String.valueOf(thrown.getMessage()).contains("_requestMetaData");
     }
 
     /** Sends every input at once, each on a sender thread of its own; the replies in the same order. */

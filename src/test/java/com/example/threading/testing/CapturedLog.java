@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
  * ...
  * assertThat(log.atLeast(Level.WARN)).isEmpty();
  * }</pre>
+ * Outside JUnit Jupiter (e.g. a jqwik container), call {@link #start()} and {@link #stop()}.
  *
  * <p>Thread-safety: the service's threads append concurrently (logback's {@code ListAppender} appends under the
  * appender's lock); read {@link #events} once the requests are done.
@@ -29,12 +30,24 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
 
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    /** Starts capturing everything logged from now on. */
-    @Override
-    public void beforeEach(ExtensionContext context) {
-        appender.list.clear();
+    /** Starts capturing everything logged from now on (before each test when registered as an extension). */
+    public void start() {
+        synchronized (appender) {
+            appender.list.clear();
+        }
         appender.start();
         root().addAppender(appender);
+    }
+
+    /** Stops capturing (after each test when registered as an extension). */
+    public void stop() {
+        root().detachAppender(appender);
+        appender.stop();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        start();
     }
 
     /** Everything captured so far. */
@@ -52,11 +65,9 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
                 .toList();
     }
 
-    /** Stops capturing. */
     @Override
     public void afterEach(ExtensionContext context) {
-        root().detachAppender(appender);
-        appender.stop();
+        stop();
     }
 
     private static Logger root() {
