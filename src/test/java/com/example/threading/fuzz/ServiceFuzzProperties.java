@@ -65,13 +65,15 @@ class ServiceFuzzProperties {
     @AfterContainer
     static void serviceIsQuietAndResponsive() {
         AssertionError notQuiet = null;
+        long jettyBugs = LOG.events().stream().filter(ServiceFuzzProperties::knownJettyBug).count();
         try {
             // The longest valid waits probed at the start (60 s) must be over, like everything else.
-            SERVICE.assertQuietAndResponsive(Duration.ofSeconds(75));
+            SERVICE.assertQuietAndResponsive(Duration.ofSeconds(75), jettyBugs > 0);
             // Nothing a client sends is the server's fault: no WARN or ERROR line in the whole run, but for a known
             // Jetty 12.1.5 bug (docs/errors.md, "Fuzz suite").
             List<String> loud = LOG.events().stream()
-                    .filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN) && !knownJettyBug(event))
+                    .filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN) && !knownJettyBug(event)
+                            && !event.getLoggerName().startsWith("net.jqwik")) // the test framework's own
                     .map(event -> event.getLevel() + " " + event.getLoggerName() + ": " + event.getFormattedMessage())
                     .toList();
             assertThat(loud).as("WARN/ERROR log lines during the fuzz").isEmpty();
@@ -81,7 +83,6 @@ class ServiceFuzzProperties {
             LOG.stop();
         }
         SENDERS.shutdownNow();
-        long jettyBugs = LOG.events().stream().filter(ServiceFuzzProperties::knownJettyBug).count();
         try {
             SERVICE.stop(); // a stop that times out means something was still in flight
         } catch (RuntimeException stopFailed) {
@@ -166,6 +167,7 @@ class ServiceFuzzProperties {
     @Property(tries = 8)
     void http2AbuseLeavesTheServiceWorking(@ForAll Abuse abuse, @ForAll("stormTargets") String target,
                                            @ForAll @IntRange(min = 50, max = 400) int streams) throws Exception {
+        long inFlightBefore = SERVICE.jettyInFlight();
         try (Http2Abuse h2 = new Http2Abuse(SERVICE.port())) {
             List<String> broken = new ArrayList<>();
             List<Reply> replies = switch (abuse) {
@@ -191,9 +193,10 @@ class ServiceFuzzProperties {
             assertThat(broken).isEmpty();
         }
         // The work the abuse started (e.g. 400 reset /work/blocking calls) still runs, and holds admission places:
-        // the service must be back, with nothing left in flight, once it is done.
-        Await.until(() -> SERVICE.jettyInFlight(), inFlight -> inFlight == 0, Duration.ofSeconds(30),
-                "nothing in flight at Jetty's level after " + abuse + " of " + streams + " streams to " + target);
+        // the service must be back, with no more in flight than before, once it is done (what a known Jetty bug
+        // left in flight earlier in the run stays counted: the final check deals with it).
+        Await.until(() -> SERVICE.jettyInFlight(), inFlight -> inFlight <= inFlightBefore, Duration.ofSeconds(30),
+                "no more in flight at Jetty's level than before " + abuse + " of " + streams + " streams to " + target);
         FuzzRequest normal = new FuzzRequest("GET /work/cached", false, "GET", "/work/cached?ms=1", List.of(),
                 new byte[0], FuzzRequest.Framing.NONE);
         Await.until(() -> SERVICE.send(normal), reply -> reply.status() == 200, Duration.ofSeconds(10), "a normal request answered 200");
