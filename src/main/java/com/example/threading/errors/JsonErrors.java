@@ -10,10 +10,11 @@ import org.eclipse.jetty.util.component.LifeCycle;
 /**
  * Makes every error of the service, on every path and port, the one JSON body {@code {"code":N,"message":"…"}}:
  * a JSON error handler on the Jetty server (errors before any context, on both connectors) and on the
- * application and admin servlet contexts, and Dropwizard's validation errors mapped to the same body; and keeps
- * clients that go away out of the error log ({@link QuietClientFaults}) and counts them
- * ({@link CountClientDisconnects}). Metrics {@code http.error-bodies}: the
- * error bodies Jetty's error handlers wrote (errors the application did not answer itself);
+ * application and admin servlet contexts, a body for the admin tasks' bare error statuses, and Dropwizard's
+ * validation errors mapped to the same body; and keeps what clients cause out of the error log
+ * ({@link QuietClientFaults}) and counts the clients that go away ({@link CountClientDisconnects}). Metrics
+ * {@code http.error-bodies}: the error bodies Jetty's error handlers wrote (errors the application did not answer
+ * itself);
  * {@code http.client-disconnects}: requests that ended because the client went away (reset or closed its connection
  * or HTTP/2 stream) before the answer was complete.
  *
@@ -30,7 +31,7 @@ public final class JsonErrors {
     private JsonErrors() {
     }
 
-    /** Installs the JSON error handlers and the validation mapper in {@code environment}. */
+    /** Installs the JSON error handlers, the validation mapper, the log filter and the disconnect counter in {@code environment}. */
     public static void register(Environment environment) {
         Meter written = environment.metrics().meter(ERROR_BODIES);
         Meter disconnects = environment.metrics().meter(CLIENT_DISCONNECTS);
