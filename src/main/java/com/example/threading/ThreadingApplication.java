@@ -1,6 +1,9 @@
 package com.example.threading;
 
+import com.example.threading.admission.AdmissionControl;
+import com.example.threading.admission.ThreadBound;
 import com.example.threading.client.ClientFanout;
+import com.example.threading.errors.JsonErrors;
 import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
 import com.example.threading.longpoll.LongPoll;
@@ -43,6 +46,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
 
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
+        JsonErrors.register(environment);
         // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
         environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, WorkPatterns.URL_PATTERN, ClientFanout.PATH);
@@ -52,5 +56,6 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         JettyThreadPoolHealthCheck.register(environment);
         ExecutionStrategies.register(environment, configuration.getJetty());
         PrometheusEndpoint.register(environment);
+        AdmissionControl.register(environment, configuration.getAdmission(), ThreadBound.platformThreads(configuration.getServerFactory()), LongPoll.PATH, LongPoll.BLOCKING_PATH);
     }
 }

@@ -1,5 +1,6 @@
 package com.example.threading;
 
+import com.example.threading.admission.AdmissionConfiguration;
 import com.example.threading.client.FanoutClientConfiguration;
 import com.example.threading.jetty.JettyConfiguration;
 import com.example.threading.longpoll.EventsConfiguration;
@@ -38,6 +39,11 @@ public final class ThreadingConfiguration extends Configuration {
     @JsonProperty
     private JettyConfiguration jetty = new JettyConfiguration();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private AdmissionConfiguration admission = new AdmissionConfiguration();
+
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
     public WorkConfiguration getWork() {
         return work;
@@ -51,6 +57,11 @@ public final class ThreadingConfiguration extends Configuration {
     /** The Jersey client behind {@code /fanout}: its pool, timeouts, connection pool and downstream. */
     public FanoutClientConfiguration getClient() {
         return client;
+    }
+
+    /** Server-level admission control in front of the application: places, queue, Retry-After. */
+    public AdmissionConfiguration getAdmission() {
+        return admission;
     }
 
     /** How the application connector runs what its selectors produce (adaptive / produce-execute-consume). */

@@ -44,7 +44,29 @@ class DockerfileTest {
         String adminPort = group(CONFIG, "port: \\$\\{ADMIN_PORT:-(\\d+)}");
         assertThat(DOCKERFILE).contains("EXPOSE " + appPort + " " + adminPort);
         assertThat(DOCKERFILE).contains("APP_PORT=" + appPort).contains("ADMIN_PORT=" + adminPort);
-        assertThat(DOCKERFILE).containsPattern("HEALTHCHECK [^\\n]*\\\\\\n\\s+CMD curl -fsS http://127\\.0\\.0\\.1:" + adminPort + "/healthcheck");
+        // Liveness on /ping: /healthcheck is readiness and turns unhealthy while a pool is saturated.
+        assertThat(DOCKERFILE).containsPattern("HEALTHCHECK [^\\n]*\\\\\\n\\s+CMD curl -fsS http://127\\.0\\.0\\.1:" + adminPort + "/ping ");
+        assertThat(DOCKERFILE).doesNotContain("/healthcheck > ");
+    }
+
+    @Test
+    void pinsEveryBaseImageByDigestWithItsTagInTheCommentAbove() {
+        List<String> lines = DOCKERFILE.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).startsWith("FROM ")) {
+                continue;
+            }
+            Matcher from = Pattern.compile("^FROM (\\S+?)@sha256:[0-9a-f]{64}( AS \\w+)?$").matcher(lines.get(i));
+            assertThat(from.matches()).as("pinned by digest: %s", lines.get(i)).isTrue();
+            assertThat(lines.get(i - 1)).as("tag comment above %s", lines.get(i)).isEqualTo("# " + from.group(1));
+        }
+    }
+
+    @Test
+    void keepsTheAdminConnectorOnTheContainersLoopbackUnlessOpened() {
+        assertThat(DOCKERFILE).contains("ADMIN_BIND_HOST=127.0.0.1").doesNotContain("ADMIN_BIND_HOST=0.0.0.0 \\");
+        assertThat(DOCKERFILE).contains("APP_BIND_HOST=0.0.0.0");
+        assertThat(DOCKERFILE).doesNotContain("(see README)").contains("docs/operations.md");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package com.example.threading.client;
 
+import com.codahale.metrics.Gauge;
 import com.codahale.metrics.InstrumentedExecutorService;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
@@ -90,7 +91,12 @@ public final class ClientFanout {
             }
         });
 
+        CommonCallLimit commonLimit = new CommonCallLimit(configuration.getCommonMaxCalls());
+        metrics.register(MetricRegistry.name("client", CLIENT_NAME, Via.COMMON.label(), "in-flight"),
+                (Gauge<Integer>) commonLimit::inFlight);
         environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
-                new FanoutCalls(instrumented, pool), configuration.getFanoutTimeout().toMilliseconds(), timers, errorMeters));
+                new FanoutCalls(instrumented, pool, commonLimit), configuration.getFanoutTimeout().toMilliseconds(), timers,
+                errorMeters, commonLimit, configuration.getCommonRetryAfter().toSeconds(),
+                metrics.meter(MetricRegistry.name("client", CLIENT_NAME, Via.COMMON.label(), "rejected"))));
     }
 }

@@ -27,14 +27,17 @@ final class FanoutCalls {
 
     private final Executor managedPool;
     private final ThreadPoolExecutor managedPoolState;
+    private final CommonCallLimit commonLimit;
 
     /**
      * @param managedPool      the client's {@code @ClientAsyncExecutor} (instrumented), for the stages we add
      * @param managedPoolState the same pool unwrapped, to describe its sizes
+     * @param commonLimit      the cap on {@code via=common} calls in flight; the resource admits a fan-out before {@link #start}
      */
-    FanoutCalls(Executor managedPool, ThreadPoolExecutor managedPoolState) {
+    FanoutCalls(Executor managedPool, ThreadPoolExecutor managedPoolState, CommonCallLimit commonLimit) {
         this.managedPool = managedPool;
         this.managedPoolState = managedPoolState;
+        this.commonLimit = commonLimit;
     }
 
     /** Starts {@code run.n()} GETs of {@code target} the given way. */
@@ -58,10 +61,11 @@ final class FanoutCalls {
         int parallelism = ForkJoinPool.getCommonPoolParallelism();
         Executor defaultExecutor = new CompletableFuture<Void>().defaultExecutor();
         String jdk = "Java " + Runtime.version().feature() + ", " + Runtime.getRuntime().availableProcessors() + " CPUs";
+        String cap = "; at most " + commonLimit.maxCalls() + " calls in flight (client.commonMaxCalls)";
         return defaultExecutor == ForkJoinPool.commonPool()
-                ? "ForkJoinPool.commonPool() with parallelism " + parallelism + " (" + jdk + ")"
+                ? "ForkJoinPool.commonPool() with parallelism " + parallelism + " (" + jdk + ")" + cap
                 : "a new thread per task (" + defaultExecutor.getClass().getName()
-                        + ": common-pool parallelism " + parallelism + " < 2 on " + jdk + ")";
+                        + ": common-pool parallelism " + parallelism + " < 2 on " + jdk + ")" + cap;
     }
 
     /** JAX-RS {@code rx()}: Jersey runs the call on the managed pool; our stage is put on the same pool. */
@@ -114,11 +118,22 @@ final class FanoutCalls {
         }
     }
 
-    /** The pitfall, as it is usually written: a blocking call handed to {@code supplyAsync} without an executor. */
+    /**
+     * The pitfall, as it is usually written: a blocking call handed to {@code supplyAsync} without an executor. Here
+     * it is handed to the same default executor through {@link CommonCallLimit#executor()}, which only counts the
+     * calls in flight (the resource has admitted all {@code n} of them).
+     */
     private void common(WebTarget target, FanoutRun run) {
         List<CompletableFuture<String>> calls = new ArrayList<>(run.n());
+        Executor asyncDefault = commonLimit.executor();
         for (int i = 0; i < run.n(); i++) {
-            CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> request(target, run).get(String.class));
+            CompletableFuture<String> call;
+            try {
+                call = CompletableFuture.supplyAsync(() -> request(target, run).get(String.class), asyncDefault);
+            } catch (RejectedExecutionException e) {
+                run.complete(e); // its place was given back
+                continue;
+            }
             calls.add(call);
             call.handle((body, error) -> complete(run, error));
         }

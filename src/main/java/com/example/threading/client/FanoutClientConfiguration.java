@@ -6,6 +6,8 @@ import io.dropwizard.client.JerseyClientConfiguration;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import io.dropwizard.validation.ValidationMethod;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +42,21 @@ public final class FanoutClientConfiguration extends JerseyClientConfiguration {
     @JsonProperty
     private Duration fanoutTimeout = Duration.minutes(5);
 
+    /**
+     * Most {@code via=common} calls in flight at once, over all fan-outs: each may be a thread of its own (JDK 17 on 2
+     * CPUs starts a thread per task). A fan-out that does not fit gets 503 with Retry-After; n above it, 400.
+     */
+    @Min(1)
+    @Max(FanoutResource.MAX_N)
+    @JsonProperty
+    private int commonMaxCalls = 200;
+
+    /** Retry-After of the 503 of a via=common fan-out refused by {@code commonMaxCalls}. */
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.SECONDS)
+    @JsonProperty
+    private Duration commonRetryAfter = Duration.seconds(1);
+
     /** How long stop() waits for the client pool's tasks once the server has stopped taking requests. */
     @NotNull
     @JsonProperty
@@ -55,6 +72,14 @@ public final class FanoutClientConfiguration extends JerseyClientConfiguration {
 
     Duration getFanoutTimeout() {
         return fanoutTimeout;
+    }
+
+    int getCommonMaxCalls() {
+        return commonMaxCalls;
+    }
+
+    Duration getCommonRetryAfter() {
+        return commonRetryAfter;
     }
 
     Duration getPoolShutdownTimeout() {

@@ -15,6 +15,7 @@ import jakarta.ws.rs.client.Client;
 import jakarta.ws.rs.client.WebTarget;
 import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -27,8 +28,8 @@ import java.util.concurrent.TimeUnit;
  * and with how many errors. The request is suspended: no Jetty worker waits for the {@code n} calls.
  *
  * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers. Its fields are
- * final and immutable or thread-safe (the Jersey client, {@link Downstream}, {@link FanoutCalls}, copied maps
- * of Metrics objects); everything that belongs to one request lives in that request's {@link FanoutRun}.
+ * final and immutable or thread-safe (the Jersey client, {@link Downstream}, {@link FanoutCalls},
+ * {@link CommonCallLimit}, copied maps of Metrics objects); everything that belongs to one request lives in that request's {@link FanoutRun}.
  */
 @Path(ClientFanout.PATH)
 @Produces(MediaType.APPLICATION_JSON)
@@ -43,15 +44,22 @@ public final class FanoutResource {
     private final long fanoutTimeoutMs;
     private final Map<Via, Timer> timers;
     private final Map<Via, Meter> errorMeters;
+    private final CommonCallLimit commonLimit;
+    private final long retryAfterSeconds;
+    private final Meter commonRejected;
 
     FanoutResource(Client client, Downstream downstream, FanoutCalls calls, long fanoutTimeoutMs,
-                   Map<Via, Timer> timers, Map<Via, Meter> errorMeters) {
+                   Map<Via, Timer> timers, Map<Via, Meter> errorMeters, CommonCallLimit commonLimit,
+                   long retryAfterSeconds, Meter commonRejected) {
         this.client = client;
         this.downstream = downstream;
         this.calls = calls;
         this.fanoutTimeoutMs = fanoutTimeoutMs;
         this.timers = Map.copyOf(timers);
         this.errorMeters = Map.copyOf(errorMeters);
+        this.commonLimit = commonLimit;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.commonRejected = commonRejected;
     }
 
     /** Makes {@code n} concurrent GETs of the downstream with {@code ?ms=} (left to the downstream when absent), the {@code via} way. */
@@ -68,6 +76,11 @@ public final class FanoutResource {
             return;
         }
         Via how = Via.of(via);
+        if (how == Via.COMMON && !commonLimit.tryAdmit(n.get())) {
+            commonRejected.mark();
+            response.resume(commonRefused(n.get()));
+            return;
+        }
         Integer waitMs = ms == null ? null : ms.get();
         WebTarget target = client.target(uri.get());
         if (waitMs != null) {
@@ -77,5 +90,21 @@ public final class FanoutResource {
         response.setTimeoutHandler(timedOut -> run.timedOut());
         response.setTimeout(fanoutTimeoutMs, TimeUnit.MILLISECONDS);
         calls.start(how, target, run);
+    }
+
+    /** 400 when {@code n} alone exceeds the cap (waiting would not help), else 503 with Retry-After. */
+    private Response commonRefused(int n) {
+        int max = commonLimit.maxCalls();
+        if (n > max) {
+            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(new ErrorMessage(400, "via=common runs at most " + max + " calls at once (client.commonMaxCalls): use n <= "
+                            + max + ", or another via"))
+                    .build();
+        }
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
+                .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds)
+                .entity(new ErrorMessage(503, "via=common has " + commonLimit.inFlight() + " of its " + max
+                        + " calls in flight; retry later"))
+                .build();
     }
 }

@@ -36,8 +36,10 @@ final class EventHistory {
             return false;
         }
         ring[(int) (event.id() % ring.length)] = event;
-        // A gap in ids (possible with a shared source) leaves older slots in place; after() skips them by id.
-        size = (int) Math.min(ring.length, size + (event.id() - lastId));
+        // A gap in ids (possible with a shared source) leaves older slots in place; after() skips them by id. The
+        // first event starts the history: a shared stream's reader may begin at any id, and the ids below it were
+        // not seen here (they are not held), so older cursors are missed, or read from the stream's archive.
+        size = lastId == 0 ? 1 : (int) Math.min(ring.length, size + (event.id() - lastId));
         lastId = event.id();
         return true;
     }
@@ -52,6 +54,15 @@ final class EventHistory {
     boolean hasNewsFor(long cursor) {
         checkGuarded();
         return cursor != lastId;
+    }
+
+    /**
+     * True when the ring can answer {@code cursor} exactly: it is at or below the newest id and every event after it
+     * is still held (so {@link #after} would not say {@code missed}).
+     */
+    boolean covers(long cursor) {
+        checkGuarded();
+        return cursor <= lastId && cursor >= lastId - size;
     }
 
     /**

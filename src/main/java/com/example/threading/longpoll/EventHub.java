@@ -3,8 +3,13 @@ package com.example.threading.longpoll;
 import jakarta.servlet.AsyncContext;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -27,13 +32,21 @@ import org.slf4j.LoggerFactory;
  * are answered at once without parking. The blocking twin's threads wait in {@link #blockingWaits()}, on the
  * same lock and history.
  *
+ * <p>With an {@link EventArchive} (a stream shared by several instances), a cursor the ring cannot answer is read
+ * from the archive before it is answered or parked: older than the ring (answered from the log; {@code missed} only
+ * when the log trimmed it), or above the newest event this instance has read (published elsewhere, the reader has not
+ * delivered it yet: parked "ahead" until an event after it arrives). A batch poll whose cursor the ring dropped
+ * before the dispatcher got to it (a burst) is also answered from the archive.
+ *
  * <p>Thread-safety, per role:
  * <ul>
  *   <li>The source calls {@link #accept} from one thread at a time ({@link EventSource}'s contract); the
  *       append, the swap of the parked set and the wake-up of blocking waiters happen in one hold of
  *       {@code lock}, so a poll is either in the swapped-out batch or sees the event in the history.</li>
  *   <li>Jetty workers call {@link #poll} concurrently; the cursor check, the capacity check and the parking
- *       happen in one hold of {@code lock}.</li>
+ *       happen in one hold of {@code lock}. An archive read completes on the archive's thread, which then answers
+ *       or parks the poll the same way (a fresh hold of {@code lock}); the poll's claim decides between it and the
+ *       poll's timeout.</li>
  *   <li>Jetty's callback threads call {@link #timedOut} and {@link #failed} (the hub is every poll's
  *       {@link ParkedPoll.ParkingLot}); the dispatcher thread and the shutdown queue answers. Who answers a poll
  *       is decided by {@link ParkedPoll#claim} outside the lock; answers are written outside the lock.</li>
@@ -41,7 +54,7 @@ import org.slf4j.LoggerFactory;
  *   <li>Metrics read {@link #parkedCount} (an atomic, without the lock) and {@link #lastId} (under it) from any
  *       thread.</li>
  * </ul>
- * {@code lock} guards the history, the parked set and {@code closed}.
+ * {@code lock} guards the history, the parked set, the polls parked ahead and {@code closed}.
  */
 final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
 
@@ -64,6 +77,8 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private final EventHistory history;
     private final BlockingWaits blockingWaits;
     private Set<ParkedPoll> parked = new HashSet<>();
+    /** Polls whose cursor is above the newest event read so far (a shared stream's reader lags), by cursor. */
+    private final TreeMap<Long, Set<ParkedPoll>> ahead = new TreeMap<>();
     private boolean closed;
 
     private final AtomicInteger parkedCount = new AtomicInteger();
@@ -72,9 +87,23 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private final Executor dispatcher;
     private final JsonResponses json;
     private final LongPollMetrics metrics;
+    private final EventArchive archive;
+    private final int historySize;
 
+    /** A hub whose ring is all the history there is (the in-process stream). */
     EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
              LongPollMetrics metrics) {
+        this(historySize, maxParked, retryAfterSeconds, dispatcher, json, metrics, null);
+    }
+
+    /**
+     * A hub that asks {@code archive} (a shared stream's log; null: none) for the cursors its ring cannot answer:
+     * older than the ring, or above the newest event read so far.
+     */
+    EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
+             LongPollMetrics metrics, EventArchive archive) {
+        this.archive = archive;
+        this.historySize = historySize;
         this.history = new EventHistory(historySize, lock);
         this.blockingWaits = new BlockingWaits(lock, history, metrics.blockingTimeouts, metrics.missed);
         this.maxParked = maxParked;
@@ -116,6 +145,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             }
             batch = parked;
             parked = new HashSet<>();
+            wakeAhead(event.id(), batch);
             blockingWaits.signalNews();
         } finally {
             lock.unlock();
@@ -134,48 +164,148 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
 
     /**
      * Answers the poll at once if its cursor has news, rejects it if the hub is full or closed, or parks it
-     * until the next event. {@code requestedCursor} null means "the next event". The async context must be
-     * started, with its timeout set.
+     * until the next event. {@code requestedCursor} null means "the next event". With an archive, a cursor the
+     * ring cannot answer is read from the archive first. The async context must be started, with its timeout set.
      */
     void poll(AsyncContext context, Long requestedCursor) {
         ParkedPoll poll = new ParkedPoll(context, this);
         context.addListener(poll);
+        place(poll, requestedCursor, archive != null);
+    }
+
+    /**
+     * Answers, rejects or parks {@code poll}; {@code mayAskArchive} false once the archive was asked (or with none):
+     * then a cursor above the newest event read so far is parked until the reader gets there.
+     */
+    private void place(ParkedPoll poll, Long requestedCursor, boolean mayAskArchive) {
         EventBatch news = null;
         boolean full = false;
+        boolean askArchive = false;
         boolean wasClosed;
         lock.lock();
         try {
             wasClosed = closed;
             if (!wasClosed) {
                 if (requestedCursor != null && history.hasNewsFor(requestedCursor)) {
-                    news = history.after(requestedCursor);
-                } else if (parkedCount.get() >= maxParked) {
+                    boolean covered = history.covers(requestedCursor);
+                    if (covered || archive == null) {
+                        news = history.after(requestedCursor);
+                    } else if (mayAskArchive) {
+                        askArchive = true;
+                    } else if (requestedCursor > history.lastId()) {
+                        full = !park(poll, requestedCursor);
+                        if (!full) {
+                            return;
+                        }
+                    } else {
+                        news = history.after(requestedCursor);
+                    }
+                } else if (!park(poll, requestedCursor == null ? history.lastId() : requestedCursor)) {
                     full = true;
                 } else {
-                    if (poll.markParked(requestedCursor == null ? history.lastId() : requestedCursor)) {
-                        parked.add(poll);
-                        parkedCount.incrementAndGet();
-                    }
                     return;
                 }
             }
         } finally {
             lock.unlock();
         }
-        BooleanSupplier claimNow = () -> poll.claim(OwnAnswer.AT_ONCE) != ParkedPoll.Claim.LOST;
+        if (askArchive) {
+            readArchive(poll, requestedCursor);
+            return;
+        }
+        BooleanSupplier claimNow = () -> claimAtOnce(poll);
         if (wasClosed) {
-            NonBlockingAnswer.send(context, 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE), claimNow, metrics.disconnects);
+            NonBlockingAnswer.send(poll.context(), 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE), claimNow, metrics.disconnects);
         } else if (full) {
             metrics.rejected.mark();
-            NonBlockingAnswer.send(context, 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
+            NonBlockingAnswer.send(poll.context(), 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
                     json.error(503, "too many parked polls (" + maxParked + "), retry later"), claimNow, metrics.disconnects);
         } else {
-            metrics.answeredAtOnce.mark();
-            if (news.missed()) {
-                metrics.missed.mark();
-            }
-            NonBlockingAnswer.send(context, 200, Map.of(), json.bytes(news), claimNow, metrics.disconnects);
+            answerAtOnce(poll, news);
         }
+    }
+
+    /** Parks {@code poll} after {@code cursor} (with the lock held); false when the hub is full. */
+    private boolean park(ParkedPoll poll, long cursor) {
+        if (parkedCount.get() >= maxParked) {
+            return false;
+        }
+        if (poll.markParked(cursor)) {
+            if (cursor > history.lastId()) {
+                ahead.computeIfAbsent(cursor, c -> new HashSet<>()).add(poll);
+            } else {
+                parked.add(poll);
+            }
+            parkedCount.incrementAndGet();
+        }
+        return true;
+    }
+
+    /** With the lock held, after appending event {@code id}: polls ahead at a lower cursor join the batch, those at {@code id} wait for the next. */
+    private void wakeAhead(long id, Set<ParkedPoll> batch) {
+        if (ahead.isEmpty()) {
+            return;
+        }
+        SortedMap<Long, Set<ParkedPoll>> due = ahead.headMap(id, true);
+        for (Map.Entry<Long, Set<ParkedPoll>> entry : due.entrySet()) {
+            (entry.getKey() < id ? batch : parked).addAll(entry.getValue());
+        }
+        due.clear();
+    }
+
+    private void answerAtOnce(ParkedPoll poll, EventBatch news) {
+        metrics.answeredAtOnce.mark();
+        if (news.missed()) {
+            metrics.missed.mark();
+        }
+        NonBlockingAnswer.send(poll.context(), 200, Map.of(), json.bytes(news), () -> claimAtOnce(poll), metrics.disconnects);
+    }
+
+    /** Claims a poll for an answer of the hub's own; one taken out of the parked set by a batch leaves the count here. */
+    private boolean claimAtOnce(ParkedPoll poll) {
+        ParkedPoll.Claim claim = poll.claim(OwnAnswer.AT_ONCE);
+        if (claim == ParkedPoll.Claim.WAS_PARKED) {
+            parkedCount.decrementAndGet();
+        }
+        return claim != ParkedPoll.Claim.LOST;
+    }
+
+    /**
+     * Asks the archive for the events after {@code cursor}; answers from its read, parks the poll when the cursor is
+     * the stream's newest id (this instance's reader has not got there yet), answers as the ring would for a cursor
+     * above the stream's newest id, and answers 503 when the archive cannot be read (parks instead when the cursor
+     * is ahead of this instance: the reader will bring the events).
+     */
+    private void readArchive(ParkedPoll poll, long cursor) {
+        CompletionStage<EventArchive.Read> read;
+        try {
+            read = archive.after(cursor, historySize);
+        } catch (RuntimeException brokenArchive) {
+            read = CompletableFuture.failedFuture(brokenArchive);
+        }
+        read.whenComplete((log, failure) -> {
+            if (failure != null) {
+                LOG.debug("event archive unavailable for cursor {}: {}", cursor, failure.toString());
+                if (cursor > lastId()) {
+                    place(poll, cursor, false);
+                } else {
+                    NonBlockingAnswer.send(poll.context(), 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
+                            json.error(503, "the event history is unavailable, retry later"), () -> claimAtOnce(poll),
+                            metrics.disconnects);
+                }
+            } else if (!log.events().isEmpty()) {
+                List<Event> events = log.events();
+                answerAtOnce(poll, new EventBatch(events, events.get(0).id() != cursor + 1, events.get(events.size() - 1).id()));
+            } else if (cursor <= log.newestId() && cursor >= lastId()) {
+                // The cursor is the stream's newest id, and this instance has not read past it: wait for the next
+                // event (parked ahead until the reader gets there).
+                place(poll, cursor, false);
+            } else {
+                // Beyond the stream's newest id (e.g. a cursor from before Redis lost its data), or trimmed: the
+                // ring's answer, with missed.
+                answerAtOnce(poll, historyAfter(cursor));
+            }
+        });
     }
 
     /** Jetty's async timeout: answer 204 unless the poll is already being answered. */
@@ -211,7 +341,12 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             parkedCount.decrementAndGet();
             lock.lock();
             try {
-                parked.remove(poll); // absent if an event or shutdown already took the set out: harmless
+                if (!parked.remove(poll)) { // absent if an event or shutdown already took the set out: harmless
+                    Set<ParkedPoll> atCursor = ahead.get(poll.cursor());
+                    if (atCursor != null && atCursor.remove(poll) && atCursor.isEmpty()) {
+                        ahead.remove(poll.cursor());
+                    }
+                }
             } finally {
                 lock.unlock();
             }
@@ -242,14 +377,23 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             }
             // Parked polls of one event usually share a cursor: serialize the answer once per cursor.
             byte[] body = bodyByCursor.computeIfAbsent(poll.cursor(), this::answerBody);
+            if (body == null) {
+                // The ring moved past this cursor before the batch got here (a burst): read it from the archive.
+                readArchive(poll, poll.cursor());
+                continue;
+            }
             NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, () -> claimTaken(poll, writes), metrics.disconnects);
         }
     }
 
+    /** The answer to a batch poll at {@code cursor}; null when the ring no longer covers it and the archive must. */
     private byte[] answerBody(long cursor) {
         EventBatch batch;
         lock.lock();
         try {
+            if (archive != null && !history.covers(cursor)) {
+                return null;
+            }
             batch = history.after(cursor);
         } finally {
             lock.unlock();
@@ -258,6 +402,15 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             metrics.missed.mark();
         }
         return json.bytes(batch);
+    }
+
+    private EventBatch historyAfter(long cursor) {
+        lock.lock();
+        try {
+            return history.after(cursor);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -272,6 +425,8 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             closed = true;
             batch = parked;
             parked = new HashSet<>();
+            ahead.values().forEach(batch::addAll);
+            ahead.clear();
             blockingWaits.close();
         } finally {
             lock.unlock();

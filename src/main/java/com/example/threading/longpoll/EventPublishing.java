@@ -8,80 +8,101 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code POST /events}: checks the bearer token (when one is configured), the media type and the size, parses
- * the body as JSON and hands it to the {@link EventSink}. The request then waits in async mode for the sink's
- * stage ({@link PublishRequest}): {@code 200} with the published event, or {@code 503} when the stream cannot
- * take it.
+ * {@code POST /events}: checks who may publish ({@link PublishAccess}), the media type and the declared size from
+ * the request head alone, then reads the body without blocking ({@link NonBlockingBody}, with a deadline of its
+ * own), parses it as JSON and hands it to the {@link EventSink}; the answer is written from the sink's stage
+ * ({@link PublishRequest}): {@code 200} with the published event, or {@code 503} when the stream cannot take it.
+ * No thread waits for a slow client or for the stream. A request refused from its head is answered at once with
+ * {@code Connection: close}, its body never read; so is a body that times out ({@code 408}), ends early
+ * ({@code 400}) or grows too large ({@code 413}).
  *
- * <p>Thread-safety: immutable; called concurrently from Jetty worker threads.
+ * <p>Thread-safety: immutable apart from the atomic count of bodies being read; {@link #publish} is called
+ * concurrently from Jetty worker threads, and what follows it runs on Jetty's read callbacks, the JDK's delay
+ * scheduler or the stream's threads (see {@link NonBlockingBody} and {@link PublishRequest}).
  */
 final class EventPublishing {
+
+    static final String CLOSE = "close";
 
     private final EventSink sink;
     private final ObjectReader reader;
     private final JsonResponses json;
     private final long maxBytes;
-    private final byte[] expectedAuthorization;
+    private final PublishAccess access;
+    private final long bodyReadTimeoutMs;
     private final long publishTimeoutMs;
     private final long retryAfterSeconds;
     private final PublishMetrics metrics;
+    private final AtomicInteger bodiesInFlight = new AtomicInteger();
 
-    EventPublishing(EventSink sink, ObjectMapper mapper, JsonResponses json, long maxBytes, String publishToken,
-                    long publishTimeoutMs, long retryAfterSeconds, PublishMetrics metrics) {
+    EventPublishing(EventSink sink, ObjectMapper mapper, JsonResponses json, long maxBytes, PublishAccess access,
+                    long bodyReadTimeoutMs, long publishTimeoutMs, long retryAfterSeconds, PublishMetrics metrics) {
         this.sink = sink;
         this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.json = json;
         this.maxBytes = maxBytes;
-        this.expectedAuthorization = publishToken == null || publishToken.isBlank()
-                ? null
-                : ("Bearer " + publishToken.trim()).getBytes(StandardCharsets.UTF_8);
+        this.access = access;
+        this.bodyReadTimeoutMs = bodyReadTimeoutMs;
         this.publishTimeoutMs = publishTimeoutMs;
         this.retryAfterSeconds = retryAfterSeconds;
         this.metrics = metrics;
     }
 
-    /** True when a bearer token is required. */
-    boolean requiresToken() {
-        return expectedAuthorization != null;
+    /** Bodies of {@code POST /events} being read right now (for the {@code events.publish.reading} gauge). */
+    int bodiesInFlight() {
+        return bodiesInFlight.get();
     }
 
-    /** Checks and reads one publish request on the calling (container) thread, then publishes it without waiting. */
+    /** Checks the request head on the calling (container) thread, then reads, parses and publishes without waiting. */
     void publish(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (expectedAuthorization != null && !authorized(request.getHeader("Authorization"))) {
-            metrics.refused.mark();
-            discardBody(request, response);
-            response.setHeader("WWW-Authenticate", "Bearer realm=\"events\"");
-            json.writeError(response, 401, "a valid bearer token is required to publish");
-            return;
+        boolean forwarded = request.getHeader("Forwarded") != null || request.getHeader("X-Forwarded-For") != null;
+        switch (access.check(request.getHeader("Authorization"), request.getRemoteAddr(), forwarded)) {
+            case BAD_TOKEN -> {
+                response.setHeader("WWW-Authenticate", "Bearer realm=\"events\"");
+                refuse(response, 401, "a valid bearer token is required to publish (Authorization: Bearer <token>)");
+                return;
+            }
+            case NOT_LOCAL -> {
+                refuse(response, 403, "publishing is open to clients on this machine only, because no publish token is"
+                        + " set: set EVENTS_PUBLISH_TOKEN (events.publishToken) on the server and send"
+                        + " Authorization: Bearer <token>");
+                return;
+            }
+            case ALLOWED -> {
+                // go on
+            }
         }
         String contentType = request.getContentType();
         if (contentType == null || !isJson(contentType)) {
-            metrics.refused.mark();
-            discardBody(request, response);
-            json.writeError(response, 415, "the body must be JSON (Content-Type: application/json)");
+            refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
             return;
         }
         long declaredLength = request.getContentLengthLong();
         if (declaredLength > maxBytes) {
-            metrics.refused.mark();
-            tooLarge(response);
+            refuse(response, 413, "the event body is limited to " + maxBytes + " bytes");
             return;
         }
-        byte[] body;
-        try (InputStream in = request.getInputStream()) {
-            body = in.readNBytes((int) maxBytes + 1);
-        }
-        if (body.length > maxBytes) {
-            metrics.refused.mark();
-            tooLarge(response);
-            return;
-        }
+        AsyncContext context = request.startAsync();
+        // Jetty's async timeout is only a backstop: the body deadline and the publish deadline come first.
+        context.setTimeout(bodyReadTimeoutMs + publishTimeoutMs + PublishRequest.BACKSTOP_MARGIN_MS);
+        PublishRequest exchange = new PublishRequest(context, json, metrics, retryAfterSeconds);
+        context.addListener(exchange);
+        NonBlockingBody.read(request.getInputStream(), declaredLength, maxBytes, bodyReadTimeoutMs, bodiesInFlight)
+                .whenComplete((body, failure) -> {
+                    if (failure != null) {
+                        refuseBody(exchange, NonBlockingBody.refusalFor(failure, bodyReadTimeoutMs));
+                    } else {
+                        parseAndPublish(exchange, body);
+                    }
+                });
+    }
+
+    /** On the thread that completed the body (a Jetty read callback, or the delay scheduler for a 408). */
+    private void parseAndPublish(PublishRequest exchange, byte[] body) {
         JsonNode data;
         try {
             data = reader.readTree(body);
@@ -90,41 +111,31 @@ final class EventPublishing {
         }
         if (data == null || data.isMissingNode()) {
             metrics.refused.mark();
-            json.writeError(response, 400, "the body is not one JSON value");
+            exchange.refuse(400, "the body is not one JSON value", false);
             return;
         }
-        AsyncContext context = request.startAsync();
-        context.setTimeout(publishTimeoutMs + PublishRequest.BACKSTOP_MARGIN_MS);
-        PublishRequest exchange = new PublishRequest(context, json, metrics, retryAfterSeconds);
-        context.addListener(exchange);
         exchange.publish(sink, data, publishTimeoutMs);
     }
 
+    private void refuseBody(PublishRequest exchange, NonBlockingBody.Refusal refusal) {
+        metrics.refused.mark();
+        if (refusal.status() == 408) {
+            metrics.slowBodies.mark();
+        } else if (refusal.status() == 400) {
+            metrics.brokenBodies.mark();
+        }
+        // The rest of the body (if any) is never read: the connection closes after the answer.
+        exchange.refuse(refusal.status(), refusal.getMessage(), true);
+    }
+
     /**
-     * Reads (and drops) a refused request's body so the connection can carry the next request; a body over the
-     * limit is not read, and the connection is closed after the answer instead.
+     * Answers from the request head, on the calling container thread, without reading the body: the connection is
+     * closed after the answer, so the unread body need not be received at all.
      */
-    private void discardBody(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        if (request.getContentLengthLong() > maxBytes) {
-            response.setHeader("Connection", "close");
-            return;
-        }
-        try (InputStream in = request.getInputStream()) {
-            if (in.readNBytes((int) maxBytes + 1).length > maxBytes) {
-                response.setHeader("Connection", "close");
-            }
-        }
-    }
-
-    private void tooLarge(HttpServletResponse response) throws IOException {
-        // Connection: close, so Jetty need not read (and we need not accept) the rest of an oversized body.
-        response.setHeader("Connection", "close");
-        json.writeError(response, 413, "the event body is limited to " + maxBytes + " bytes");
-    }
-
-    private boolean authorized(String authorization) {
-        return authorization != null
-                && MessageDigest.isEqual(authorization.trim().getBytes(StandardCharsets.UTF_8), expectedAuthorization);
+    private void refuse(HttpServletResponse response, int status, String message) throws IOException {
+        metrics.refused.mark();
+        response.setHeader("Connection", CLOSE);
+        json.writeError(response, status, message);
     }
 
     private static boolean isJson(String contentType) {

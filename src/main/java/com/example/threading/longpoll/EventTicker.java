@@ -3,11 +3,14 @@ package com.example.threading.longpoll;
 import com.codahale.metrics.Meter;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dropwizard.lifecycle.Managed;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,12 +19,13 @@ import org.slf4j.LoggerFactory;
  * async-servlet experiment. The scheduler thread only starts each publish; a tick that the stream fails (or does
  * not take within {@code publishTimeout}) is counted in {@code events.tick.failures}; one WARN line without stack
  * trace when a run of failures begins and one INFO line when ticks get through again, so a stream that is down for
- * an hour does not flood the log. Ticking goes on regardless.
+ * an hour does not flood the log. Ticking goes on regardless. A {@link TickGate} may skip periods: instances that
+ * share a stream let only their leader tick.
  *
  * <p>Thread-safety: {@link #start} and {@link #stop} are called by the lifecycle thread. {@code tick} runs on the
  * scheduler: runs of one periodic task never overlap and each happens-before the next (the contract of
- * {@link ScheduledExecutorService#scheduleAtFixedRate}), so {@code ticks} needs no lock, even if the pool
- * replaces its thread. Publishing goes through the thread-safe {@link EventSink}; publish outcomes arrive
+ * {@link ScheduledExecutorService#scheduleAtFixedRate}); the gate's answer may arrive on another thread, so
+ * {@code ticks} is an atomic. Publishing goes through the thread-safe {@link EventSink}; publish outcomes arrive
  * on any thread and only touch the atomic {@code failuresInARow} and the thread-safe meter.
  */
 final class EventTicker implements Managed {
@@ -29,15 +33,24 @@ final class EventTicker implements Managed {
     private static final Logger LOG = LoggerFactory.getLogger(EventTicker.class);
 
     private final EventSink sink;
+    private final TickGate gate;
     private final ScheduledExecutorService scheduler;
     private final long periodMs;
     private final long publishTimeoutMs;
     private final Meter failures;
     private final AtomicInteger failuresInARow = new AtomicInteger();
-    private long ticks;
+    private final AtomicLong ticks = new AtomicLong();
 
+    /** A ticker that ticks every period (one instance). */
     EventTicker(EventSink sink, ScheduledExecutorService scheduler, long periodMs, long publishTimeoutMs, Meter failures) {
+        this(sink, TickGate.ALWAYS, scheduler, periodMs, publishTimeoutMs, failures);
+    }
+
+    /** A ticker that ticks in the periods {@code gate} allows (e.g. only while this instance leads a cluster). */
+    EventTicker(EventSink sink, TickGate gate, ScheduledExecutorService scheduler, long periodMs, long publishTimeoutMs,
+                Meter failures) {
         this.sink = sink;
+        this.gate = gate;
         this.scheduler = scheduler;
         this.periodMs = periodMs;
         this.publishTimeoutMs = publishTimeoutMs;
@@ -55,8 +68,24 @@ final class EventTicker implements Managed {
     }
 
     private void tick() {
-        long tick = ++ticks;
-        // BoundedPublish never throws, so the periodic task is never cancelled by an exception.
+        CompletionStage<Boolean> allowed;
+        try {
+            allowed = gate.mayTick();
+        } catch (RuntimeException brokenGate) {
+            allowed = CompletableFuture.failedFuture(brokenGate);
+        }
+        // Never throws, so the periodic task is never cancelled by an exception.
+        allowed.whenComplete((mayTick, failure) -> {
+            if (failure != null) {
+                failed(ticks.get() + 1, failure);
+            } else if (mayTick) {
+                publish(ticks.incrementAndGet());
+            }
+        });
+    }
+
+    private void publish(long tick) {
+        // BoundedPublish never throws.
         BoundedPublish.publish(sink, JsonNodeFactory.instance.objectNode().put("tick", tick), publishTimeoutMs)
                 .whenComplete((event, failure) -> {
                     if (failure == null) {

@@ -10,6 +10,7 @@ import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDataSize;
 import io.dropwizard.validation.MinDuration;
 import io.dropwizard.validation.ValidationMethod;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -17,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and
- * capacity.
+ * capacity, and the event stream ({@code events.stream}).
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
  * LongPoll#register} on that same thread.
@@ -36,9 +37,22 @@ public final class EventsConfiguration {
     @JsonProperty
     private DataSize maxEventSize = DataSize.kibibytes(4);
 
-    /** Bearer token required by {@code POST /events}; absent or blank means publishing is open. Set it from the environment. */
+    /**
+     * Bearer token required by {@code POST /events}; absent or blank means only clients on this machine (loopback,
+     * not forwarded by a proxy) may publish. Set it from the environment.
+     */
     @JsonProperty
     private String publishToken;
+
+    /**
+     * Longest time a {@code POST /events} body may take to arrive once the head is in; beyond it {@code 408} and
+     * the connection is closed. The body is read without holding a thread, so this bounds memory and sockets.
+     */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration bodyReadTimeout = Duration.seconds(5);
 
     /** How many recent events the history ring keeps for cursors. */
     @Min(1)
@@ -86,6 +100,12 @@ public final class EventsConfiguration {
     @JsonProperty
     private Duration shutdownTimeout = Duration.seconds(10);
 
+    /** Where events are numbered and shared: in this JVM (default) or on a Redis Stream shared by several instances. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private EventStreamConfiguration stream = new EventStreamConfiguration();
+
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
     @ValidationMethod(message = "defaultTimeout must not exceed maxTimeout")
@@ -109,6 +129,10 @@ public final class EventsConfiguration {
 
     String getPublishToken() {
         return publishToken;
+    }
+
+    Duration getBodyReadTimeout() {
+        return bodyReadTimeout;
     }
 
     int getHistorySize() {
@@ -137,5 +161,10 @@ public final class EventsConfiguration {
 
     Duration getShutdownTimeout() {
         return shutdownTimeout;
+    }
+
+    /** The {@code events.stream} section: in-process or Redis. */
+    public EventStreamConfiguration getStream() {
+        return stream;
     }
 }

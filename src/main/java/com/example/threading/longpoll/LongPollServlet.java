@@ -33,6 +33,8 @@ final class LongPollServlet extends HttpServlet {
             case "POST" -> publishing.publish(request, response);
             default -> {
                 response.setHeader("Allow", "GET, POST");
+                // A body it may carry is never read: close rather than wait for it to make the connection reusable.
+                response.setHeader("Connection", EventPublishing.CLOSE);
                 json.writeError(response, 405, request.getMethod() + " is not supported on /events");
             }
         }

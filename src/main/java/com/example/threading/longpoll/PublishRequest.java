@@ -70,6 +70,12 @@ final class PublishRequest implements AsyncListener {
         answer(unavailable());
     }
 
+    /** Answers {@code status} with a JSON error, and {@code Connection: close} when the rest of the body is to be left unread. */
+    void refuse(int status, String message, boolean closeConnection) {
+        answer(new Answer(status, closeConnection ? Map.of("Connection", EventPublishing.CLOSE) : Map.of(),
+                json.error(status, message)));
+    }
+
     private Answer unavailable() {
         return new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), json.error(503, UNAVAILABLE_MESSAGE));
     }

@@ -12,7 +12,12 @@
  *   <li>Jetty workers run {@link com.example.threading.longpoll.LongPollServlet}: parse, start async mode,
  *       {@link com.example.threading.longpoll.EventHub#poll} parks the poll (or answers it at once when the
  *       cursor already has news) and the worker returns.</li>
- *   <li>The publishing thread ({@code events-ticker-0}, or the Jetty worker of a {@code POST}) calls
+ *   <li>{@code POST /events}: a Jetty worker checks the head ({@link com.example.threading.longpoll.PublishAccess},
+ *       type, length), starts async mode and registers a {@link com.example.threading.longpoll.NonBlockingBody}
+ *       ({@code ReadListener}) and returns; Jetty's threads run its read callbacks as bytes arrive, and the JDK's
+ *       delay scheduler fires the body deadline. No thread waits for a slow client.</li>
+ *   <li>The publishing thread ({@code events-ticker}, or the Jetty thread that read the last byte of a
+ *       {@code POST}) calls
  *       {@link com.example.threading.longpoll.EventSink#publish}; the in-process stream delivers the event to
  *       {@link com.example.threading.longpoll.EventHub#accept} on that thread, which appends it to the history
  *       and swaps out the set of parked polls under the hub's lock, and wakes the blocking waiters.</li>

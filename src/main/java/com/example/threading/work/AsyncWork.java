@@ -65,7 +65,7 @@ final class AsyncWork {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
             rejected.mark();
-            response.resume(serviceUnavailable("the " + pattern + " pool is full"));
+            response.resume(serviceUnavailable("the " + pattern + " pattern is at its concurrency limit"));
         }
     }
 

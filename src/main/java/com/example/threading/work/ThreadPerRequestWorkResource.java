@@ -9,9 +9,10 @@ import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.MediaType;
 
 /**
- * The anti-pattern: the request is resumed from a brand-new platform thread, one per request, never reused
- * and never bounded. Each wave pays thread creation and start; a burst creates a burst of threads (and
- * their stacks). Shown for comparison only: use a pool (cached, bounded) or virtual threads instead.
+ * The anti-pattern: the request is resumed from a brand-new platform thread, one per request, never reused.
+ * Each wave pays thread creation and start; a burst creates a burst of threads (and their stacks), up to
+ * {@code work.threadPerRequest.maxThreads} alive at once (then 503), a cap that is only there so the demonstration
+ * cannot be used to exhaust the JVM. Shown for comparison only: use a pool (cached, bounded) or virtual threads.
  *
  * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
  * the {@link AsyncWork}, is immutable and thread-safe.

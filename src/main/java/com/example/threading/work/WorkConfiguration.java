@@ -32,6 +32,11 @@ public final class WorkConfiguration {
     @Valid
     @NotNull
     @JsonProperty
+    private ThreadPerRequest threadPerRequest = new ThreadPerRequest();
+
+    @Valid
+    @NotNull
+    @JsonProperty
     private CachedPool cachedPool = new CachedPool();
 
     @Valid
@@ -52,6 +57,10 @@ public final class WorkConfiguration {
         return retryAfter;
     }
 
+    ThreadPerRequest getThreadPerRequest() {
+        return threadPerRequest;
+    }
+
     CachedPool getCachedPool() {
         return cachedPool;
     }
@@ -63,6 +72,21 @@ public final class WorkConfiguration {
 
     Duration getPoolShutdownTimeout() {
         return poolShutdownTimeout;
+    }
+
+    /**
+     * The thread-per-request anti-pattern's cap: at most {@code maxThreads} of its threads alive at once, so that it
+     * still shows its cost at the articles' scale (100 concurrent) but a burst cannot start thousands of threads.
+     */
+    public static final class ThreadPerRequest {
+        @Min(1)
+        @Max(10_000)
+        @JsonProperty
+        private int maxThreads = 200;
+
+        int getMaxThreads() {
+            return maxThreads;
+        }
     }
 
     /** A cached pool: threads are created on demand and reused; {@code maxThreads} is only a safety cap. */

@@ -55,6 +55,9 @@ public final class WorkPatterns {
         ThreadPerRequestExecutor threadPerRequest = new ThreadPerRequestExecutor("work-thread-per-request-");
         metrics.register("work.thread-per-request.live-threads", (Gauge<Integer>) threadPerRequest::liveThreads);
         metrics.register("work.thread-per-request.started-threads", (Gauge<Long>) threadPerRequest::startedThreads);
+        // The anti-pattern stays unbounded per request but not in total: beyond maxThreads live threads, 503.
+        AdmissionLimit threadPerRequestLimit = new AdmissionLimit(threadPerRequest,
+                configuration.getThreadPerRequest().getMaxThreads());
 
         WorkConfiguration.CachedPool cached = configuration.getCachedPool();
         ExecutorService cachedPool = environment.lifecycle().executorService("work-cached-%d")
@@ -88,7 +91,7 @@ public final class WorkPatterns {
                         Runtime.version().feature()));
 
         environment.jersey().register(new BlockingWorkResource());
-        environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork("thread-per-request", threadPerRequest::execute, metrics)));
+        environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork("thread-per-request", threadPerRequestLimit, metrics)));
         environment.jersey().register(new CachedPoolWorkResource(asyncWork("cached", instrumented(cachedPool, "cached", metrics), metrics)));
         environment.jersey().register(new BoundedPoolWorkResource(asyncWork("bounded", boundedAdmission, metrics)));
         environment.jersey().register(new VirtualThreadWorkResource(

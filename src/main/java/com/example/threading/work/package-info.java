@@ -6,7 +6,8 @@
  *   <li>{@code blocking}: the Jetty worker that took the request sleeps. Fine while concurrent waits stay well
  *       below {@code server.maxThreads}; beyond it requests queue in Jetty's unbounded job queue.</li>
  *   <li>{@code thread-per-request}: the anti-pattern, a new platform thread per request
- *       ({@code work-thread-per-request-<n>}), never reused, never bounded.</li>
+ *       ({@code work-thread-per-request-<n>}), never reused; only a safety cap on live threads
+ *       ({@code threadPerRequest.maxThreads}, an {@code AdmissionLimit}) keeps a burst from exhausting the JVM.</li>
  *   <li>{@code cached}: the {@code AsyncResponse} is resumed from a managed cached pool ({@code work-cached-<n>}):
  *       a thread per concurrent wait, reused when idle; {@code maxThreads} is only a safety cap.</li>
  *   <li>{@code bounded}: a fixed pool ({@code work-bounded-<n>}) behind {@link com.example.threading.work.AdmissionLimit}:

@@ -109,6 +109,17 @@ class EventHistoryTest {
     }
 
     @Test
+    void aHistoryThatStartsAboveIdOneHoldsNothingBelowItsFirstEvent() {
+        // A shared stream's reader on a new instance starts at the stream's newest events, not at id 1.
+        EventHistory history = historyOf(8, 100, 101);
+
+        assertThat(history.covers(99)).isTrue();
+        assertThat(history.covers(98)).isFalse();
+        assertBatch(history.after(99), List.of(100L, 101L), false, 101);
+        assertBatch(history.after(50), List.of(100L, 101L), true, 101);
+    }
+
+    @Test
     void aCursorBeyondTheNewestIdGetsEverythingHeldAndMissed() {
         EventHistory history = historyOf(4, 1, 2, 3);
 

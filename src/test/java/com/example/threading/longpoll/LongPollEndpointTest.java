@@ -297,14 +297,15 @@ class LongPollEndpointTest {
     @Test
     void theBlockingVariantHoldsAJettyWorkerPerWaitingClient() throws Exception {
         QueuedThreadPool jettyPool = (QueuedThreadPool) APP.getEnvironment().getApplicationContext().getServer().getThreadPool();
-        int busyBefore = jettyPool.getBusyThreads();
         long cursor = lastId();
         List<CompletableFuture<Answer>> waiting = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             waiting.add(HTTP.getAsync(app("/events/blocking?after=" + cursor + "&timeout=30")));
         }
         Await.until(() -> blockingWaiting() == 5, Duration.ofSeconds(10), "5 blocking waiters");
-        assertThat(jettyPool.getBusyThreads()).isGreaterThanOrEqualTo(busyBefore + 5);
+        // At least one busy worker per waiter (comparing with a count taken before is racy: a thread busy then,
+        // e.g. finishing an earlier test's request, may be idle now).
+        assertThat(jettyPool.getBusyThreads()).isGreaterThanOrEqualTo(5);
         assertThat(parked()).isZero();
 
         publish("{\"blocking\":true}");

@@ -27,6 +27,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Each /work pattern's defining behaviour on the real server, with exact counts from the configured sizes:
  * a Jetty pool of {@value #JETTY_MAX_THREADS} threads and a bounded pool of {@value #BOUNDED_THREADS}
  * threads in front of a queue of {@value #BOUNDED_QUEUE}.
+ *
+ * <p>Server-level admission control is off here: these tests show each pattern's own behaviour past the Jetty pool
+ * or its own pool (the blocking one: Jetty's unbounded job queue), which admission control, on by default, would
+ * answer with 503s first (with 16 threads its default is 8 places). {@code admission.AdmissionControlTest} shows
+ * what the same kind of burst gets with it on.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class WorkPatternsTest {
@@ -41,6 +46,7 @@ class WorkPatternsTest {
             ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
             ConfigOverride.config("server.minThreads", "4"),
             ConfigOverride.config("server.maxThreads", String.valueOf(JETTY_MAX_THREADS)),
+            ConfigOverride.config("admission.enabled", "false"),
             ConfigOverride.config("work.boundedPool.threads", String.valueOf(BOUNDED_THREADS)),
             ConfigOverride.config("work.boundedPool.queueCapacity", String.valueOf(BOUNDED_QUEUE)));
 

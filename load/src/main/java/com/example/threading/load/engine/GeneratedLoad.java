@@ -177,6 +177,12 @@ public final class GeneratedLoad {
         return recorder.histogram();
     }
 
+    /** The histogram of the 503 latencies (complete once awaited). */
+    public org.HdrHistogram.Histogram rejectedHistogram() {
+        checkOwner();
+        return recorder.rejectedHistogram();
+    }
+
     private void checkOwner() {
         if (Thread.currentThread() != owner) {
             throw new IllegalStateException("a GeneratedLoad is driven by the thread that made it (" + owner.getName()

@@ -21,7 +21,8 @@ import org.HdrHistogram.WriterReaderPhaser;
 
 /**
  * Records one phase: the outcome of every request, the latency of the 2xx answers into an HdrHistogram
- * {@link Recorder} (microseconds), and once a second an interval (histogram written to a raw .hlog file,
+ * {@link Recorder} (microseconds), the latency of the 503 answers into another (a fast refusal and a slow one are
+ * different degradations), and once a second an interval (histogram written to a raw .hlog file,
  * counts, server and tool CPU). Every request {@link #sent()} before {@link #finish} ends in exactly one
  * outcome: the one {@link #record}ed for it, or {@link Outcome#UNANSWERED} if it was still open then.
  *
@@ -46,6 +47,8 @@ public final class PhaseRecorder {
     private final String name;
     private final Recorder recorder = new Recorder(HIGHEST_MICROS, 3);
     private final Histogram total = new Histogram(HIGHEST_MICROS, 3);
+    private final Recorder rejectedRecorder = new Recorder(HIGHEST_MICROS, 3);
+    private Histogram rejectedTotal = new Histogram(HIGHEST_MICROS, 3);
     private final OutcomeCounts outcomes = new OutcomeCounts();
     private final OutcomeCounts intervalOutcomes = new OutcomeCounts();
     private final WriterReaderPhaser answering = new WriterReaderPhaser();
@@ -109,8 +112,11 @@ public final class PhaseRecorder {
             answered.incrementAndGet();
             outcomes.add(outcome, 1);
             intervalOutcomes.add(outcome, 1);
+            long micros = Math.min(HIGHEST_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(toNanos - fromNanos)));
             if (outcome == Outcome.OK) {
-                recorder.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(toNanos - fromNanos))));
+                recorder.recordValue(micros);
+            } else if (outcome == Outcome.REJECTED_503) {
+                rejectedRecorder.recordValue(micros);
             }
         } finally {
             answering.writerCriticalSectionExit(token);
@@ -166,6 +172,7 @@ public final class PhaseRecorder {
         long sentBeforeEnd = sent.get();
         outcomes.add(Outcome.UNANSWERED, Math.max(0, sentBeforeEnd - answered.get()));
         closeInterval();
+        rejectedTotal = rejectedRecorder.getIntervalHistogram();
         logStream.close();
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         result = new PhaseResult(name, protocol, path, targetRate, LatencySummary.round(seconds), sentBeforeEnd,
@@ -178,6 +185,11 @@ public final class PhaseRecorder {
     /** All 2xx latencies of the phase (microseconds); complete after {@link #finish}. */
     public synchronized Histogram histogram() {
         return total.copy();
+    }
+
+    /** All 503 latencies of the phase (microseconds, from the intended send); complete after {@link #finish}, empty before. */
+    public synchronized Histogram rejectedHistogram() {
+        return rejectedTotal.copy();
     }
 
     /** Requests sent so far (for progress). */

@@ -87,13 +87,24 @@ public final class Plots {
 
     /** Lines against a numeric x (e.g. offered rate), with markers. */
     public static void lines(Path file, String title, String xTitle, String yTitle, Map<String, List<double[]>> series) throws IOException {
+        lines(file, title, xTitle, yTitle, series, false);
+    }
+
+    /**
+     * Lines against a numeric x, with markers; {@code logarithmicY} for values spanning decades (e.g. a 2 ms refusal
+     * next to a 10 s queue), where points at or below zero are left out (a log axis has no place for them).
+     */
+    public static void lines(Path file, String title, String xTitle, String yTitle, Map<String, List<double[]>> series,
+                             boolean logarithmicY) throws IOException {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setYAxisLogarithmic(logarithmicY);
         series.forEach((name, points) -> {
-            if (!points.isEmpty()) {
-                chart.addSeries(name, points.stream().mapToDouble(p -> p[0]).toArray(),
-                        points.stream().mapToDouble(p -> p[1]).toArray());
+            List<double[]> drawn = logarithmicY ? points.stream().filter(p -> p[1] > 0).toList() : points;
+            if (!drawn.isEmpty()) {
+                chart.addSeries(name, drawn.stream().mapToDouble(p -> p[0]).toArray(),
+                        drawn.stream().mapToDouble(p -> p[1]).toArray());
             }
         });
         save(chart, file, chart.getSeriesMap().isEmpty());

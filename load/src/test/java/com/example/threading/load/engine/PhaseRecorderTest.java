@@ -36,15 +36,20 @@ class PhaseRecorderTest {
         // Meant to go out 80 ms before it was answered, though the client stamped it sent 1 ms before.
         recorder.sent();
         recorder.record(Outcome.OK, answered - TimeUnit.MILLISECONDS.toNanos(80), answered);
-        // Refused answers count, but only 2xx latencies go into the histogram.
+        // Refused answers count, but only 2xx latencies go into the histogram; 503 latencies into their own.
         recorder.sent();
         recorder.record(Outcome.REJECTED_503, answered - TimeUnit.SECONDS.toNanos(5), answered);
+        recorder.sent();
+        recorder.record(Outcome.RESET, answered - TimeUnit.SECONDS.toNanos(7), answered);
+        assertThat(recorder.rejectedHistogram().getTotalCount()).as("empty until finished").isZero();
         PhaseResult result = recorder.finish("HTTP/1.1", "/x", 10);
 
         assertThat(result.latencyMs().count()).isEqualTo(1);
         assertThat(result.latencyMs().min()).isBetween(79.9, 80.1);
+        assertThat(recorder.rejectedHistogram().getTotalCount()).isEqualTo(1);
+        assertThat(recorder.rejectedHistogram().getMaxValue()).isBetween(4_990_000L, 5_010_000L);
         assertThat(result.count(Outcome.REJECTED_503)).isEqualTo(1);
-        assertThat(result.sent()).isEqualTo(2);
+        assertThat(result.sent()).isEqualTo(3);
         assertThat(result.targetRatePerSecond()).isEqualTo(10);
         assertThat(result.serverCpuPercent()).as("no server process known: not measured, not 0 %").isNaN();
         assertThat(result.intervals()).isNotEmpty().allSatisfy(interval -> assertThat(interval.serverCpuPercent()).isNaN());

@@ -26,7 +26,7 @@ class ScenarioOptionsTest {
             "longpoll", List.of("--clients", "--endpoint-limit", "--endpoints", "--iterations", "--poll-timeout", "--threads", "--tick", "--wait-next"),
             "probe", List.of("--cross-check", "--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
                     "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options", "--connections"),
-            "limit", List.of("--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"),
+            "limit", List.of("--admission", "--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"),
             "soak", List.of("--blocking-pollers", "--duration", "--fanout", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
                     "--pollers", "--rate"));
 

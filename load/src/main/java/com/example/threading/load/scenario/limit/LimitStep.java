@@ -1,23 +1,30 @@
 package com.example.threading.load.scenario.limit;
 
+import com.example.threading.load.engine.LatencySummary;
 import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.PhaseResult;
 import org.HdrHistogram.Histogram;
 
 /**
- * One step of the limit test: the rate offered, the phase (how every request ended) and its 2xx latencies.
+ * One step of the limit test: the admission mode of the service, the rate offered, the phase (how every request
+ * ended), its 2xx latencies and its 503 latencies (both in microseconds, from the intended send).
  *
- * <p>Thread-safety: immutable once measured (nobody writes to the histogram copy).
+ * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
  */
-record LimitStep(int offeredRate, PhaseResult phase, Histogram latencies) {
+record LimitStep(AdmissionMode admission, int offeredRate, PhaseResult phase, Histogram latencies, Histogram rejectedLatencies) {
 
-    /** Requests the client gave up on or that the deadline left open: the signs of a queue without bound. */
-    long timedOut() {
-        return phase.count(Outcome.TIMEOUT) + phase.count(Outcome.UNANSWERED);
+    /** Requests reset, timed out at the client, or cut unanswered: the signs of a queue without bound. */
+    long failed() {
+        return phase.count(Outcome.RESET) + phase.count(Outcome.TIMEOUT) + phase.count(Outcome.UNANSWERED);
     }
 
-    /** Requests that ended neither 2xx, nor 503, nor reset, nor timed out. */
+    /** Requests that ended neither 2xx, nor 503, nor reset, nor timed out, nor unanswered. */
     long other() {
-        return phase.sent() - phase.count(Outcome.OK) - phase.count(Outcome.REJECTED_503) - phase.count(Outcome.RESET) - timedOut();
+        return phase.sent() - phase.count(Outcome.OK) - phase.count(Outcome.REJECTED_503) - failed();
+    }
+
+    /** Percentiles of the 503 answers' latency. */
+    LatencySummary rejectedLatencyMs() {
+        return LatencySummary.of(rejectedLatencies);
     }
 }

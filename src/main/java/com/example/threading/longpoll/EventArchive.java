@@ -1,0 +1,36 @@
+package com.example.threading.longpoll;
+
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The whole log of a shared event stream, for the cursors the hub's ring cannot answer: ids older than the ring
+ * holds, and ids above the newest this instance has read (published elsewhere, not yet delivered by its reader).
+ * The in-process stream has none: its ring is all there is.
+ *
+ * <p>Contract for implementations: {@link #after} must not block the caller (a Jetty worker) and its stage must
+ * complete within a bounded time, normally or exceptionally (store unreachable).
+ *
+ * <p>Thread-safety: implementations accept {@link #after} from any number of threads at once; the stage may
+ * complete on any thread, and the hub does only non-blocking work there.
+ */
+public interface EventArchive {
+
+    /**
+     * The events with ids above {@code cursor} that the log still holds, oldest first, at most {@code limit}, read
+     * together with the newest id the stream has numbered.
+     */
+    CompletionStage<Read> after(long cursor, int limit);
+
+    /**
+     * One read of the log: {@code events} oldest first (an id missing before the first means the log trimmed it);
+     * {@code newestId} the newest id the stream has numbered when it was read (0 before the first).
+     */
+    record Read(List<Event> events, long newestId) {
+
+        /** Copies the list so the read cannot change afterwards. */
+        public Read {
+            events = List.copyOf(events);
+        }
+    }
+}

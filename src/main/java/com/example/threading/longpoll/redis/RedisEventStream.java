@@ -1,0 +1,279 @@
+package com.example.threading.longpoll.redis;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
+import com.example.threading.longpoll.Event;
+import com.example.threading.longpoll.EventArchive;
+import com.example.threading.longpoll.EventSink;
+import com.example.threading.longpoll.EventSource;
+import com.example.threading.longpoll.TickGate;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.lifecycle.Managed;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Events on one Redis Stream shared by every instance. {@link #publish} runs one script ({@link StreamScripts#PUBLISH}:
+ * INCR the counter, XADD with that number as the entry id) on a shared, auto-reconnecting connection, so ids are
+ * whole numbers +1 across the cluster; the returned stage is the script's reply. One {@link StreamReader} thread per
+ * instance, on its own connection, delivers every entry to the subscriber (the hub) in id order, also the ones
+ * this instance published: the hub sees one order, the stream's.
+ *
+ * <p>Redis down: a publish fails at once while the connection is down (lettuce rejects commands when disconnected)
+ * or after {@code commandTimeout}; the reader retries with backoff; the health check {@code events-stream} is
+ * unhealthy until both connections work. The service starts also when Redis is down at start-up, unhealthy, and
+ * recovers when Redis appears.
+ *
+ * <p>Thread-safety: {@link #subscribe} is called once on the start-up thread before {@link #start}; {@link #start}
+ * and {@link #stop} on the lifecycle thread. {@link #publish} may be called from any number of threads: it reads the
+ * volatile publish connection (set by the reader thread once it could connect; lettuce connections are
+ * thread-safe) and completes its stage on a lettuce I/O thread. The reader thread alone calls the subscriber.
+ */
+public final class RedisEventStream implements EventSink, EventSource, EventArchive, Managed {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RedisEventStream.class);
+
+    /** Name of the health check. */
+    public static final String HEALTH_CHECK = "events-stream";
+
+    private final RedisStreamConfiguration configuration;
+    private final String[] keys;
+    private final int historySize;
+    private final ObjectMapper mapper;
+    private final RedisStreamMetrics metrics;
+    private final StreamEntries entries;
+    private final ClientResources resources;
+    private final RedisClient publishClient;
+    private final RedisClient readerClient;
+    private volatile StatefulRedisConnection<String, String> publishConnection;
+    private volatile String publishProblem = "not connected yet";
+    private Consumer<Event> subscriber;
+    private volatile StreamReader reader;
+    private volatile TickerLease tickerLease;
+    private final MetricRegistry registry;
+    private final String instanceId = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
+    private Thread readerThread;
+
+    private RedisEventStream(RedisStreamConfiguration configuration, int historySize, ObjectMapper mapper,
+                             MetricRegistry registry) {
+        this.configuration = configuration;
+        this.keys = new String[] {configuration.getKey(), configuration.getKey() + ":last-id"};
+        this.historySize = historySize;
+        this.mapper = mapper;
+        this.registry = registry;
+        this.metrics = new RedisStreamMetrics(registry);
+        this.entries = new StreamEntries(mapper);
+        Duration commandTimeout = Duration.ofMillis(configuration.getCommandTimeout().toMilliseconds());
+        Duration maxDelay = Duration.ofMillis(configuration.getMaxReconnectDelay().toMilliseconds());
+        this.resources = DefaultClientResources.builder()
+                .ioThreadPoolSize(2)
+                .computationThreadPoolSize(2)
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(StreamReader.FIRST_RECONNECT_DELAY_MS), maxDelay, 2,
+                        TimeUnit.MILLISECONDS))
+                .build();
+        // Publishes: lettuce reconnects by itself and rejects commands while disconnected, so a publish fails at
+        // once instead of queueing behind a dead connection.
+        this.publishClient = client(commandTimeout, true);
+        // The reader reconnects by itself (StreamReader), and its XREAD blocks for up to BLOCK_MS.
+        this.readerClient = client(commandTimeout.plusMillis(StreamReader.BLOCK_MS), false);
+    }
+
+    /**
+     * Builds the stream for {@code configuration}, registers its lifecycle, health check {@value #HEALTH_CHECK}
+     * and metrics {@code events.redis.*} with {@code environment}; the reader prefills {@code historySize} events.
+     */
+    public static RedisEventStream register(Environment environment, RedisStreamConfiguration configuration, int historySize) {
+        RedisEventStream stream = new RedisEventStream(configuration, historySize, environment.getObjectMapper(),
+                environment.metrics());
+        environment.lifecycle().manage(stream);
+        environment.healthChecks().register(HEALTH_CHECK, new HealthCheck() {
+            @Override
+            protected Result check() {
+                String problem = stream.problem();
+                return problem == null
+                        ? Result.healthy("reading %s at %s, last id %d", configuration.getKey(), stream.where(), stream.lastId())
+                        : Result.unhealthy("Redis at %s: %s", stream.where(), problem);
+            }
+        });
+        environment.metrics().register("events.redis.reader.lag", (Gauge<Long>) stream::lag);
+        return stream;
+    }
+
+    private RedisClient client(Duration timeout, boolean autoReconnect) {
+        RedisURI uri = RedisURI.create(configuration.getUri());
+        uri.setTimeout(timeout);
+        RedisClient client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(autoReconnect)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofMillis(
+                        Math.max(1000, configuration.getCommandTimeout().toMilliseconds()))).build())
+                .build());
+        return client;
+    }
+
+    /**
+     * The ticker's gate: this instance ticks only while it holds the cluster's ticker lease ({@code <key>:ticker}),
+     * so N instances make one tick per period. Registers the gauge {@code events.tick.leader} (1 while leading).
+     */
+    public TickGate tickGate(long periodMs) {
+        TickerLease lease = new TickerLease(() -> publishConnection, keys[0] + ":ticker", instanceId, periodMs);
+        registry.register("events.tick.leader", (Gauge<Integer>) lease::leader);
+        tickerLease = lease;
+        return lease;
+    }
+
+    @Override
+    public void subscribe(Consumer<Event> subscriber) {
+        this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
+    }
+
+    @Override
+    public void start() {
+        reader = new StreamReader(readerClient, keys[0], keys[1], historySize,
+                configuration.getMaxReconnectDelay().toMilliseconds(), entries,
+                Objects.requireNonNull(subscriber, "subscribe before start"), metrics, this::connectPublisherIfNeeded);
+        readerThread = new Thread(reader, "events-redis-reader");
+        readerThread.setDaemon(true);
+        readerThread.start();
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        if (reader != null) {
+            reader.stop();
+            readerThread.interrupt();
+            readerThread.join(5_000);
+        }
+        TickerLease lease = tickerLease;
+        if (lease != null) {
+            lease.release(); // the ticker stopped before the stream (reverse start order): another instance ticks now
+        }
+        StatefulRedisConnection<String, String> connection = publishConnection;
+        if (connection != null) {
+            connection.close();
+        }
+        publishClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        readerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public CompletionStage<Event> publish(JsonNode data) {
+        StatefulRedisConnection<String, String> connection = publishConnection;
+        if (connection == null) {
+            metrics.publishFailures.mark();
+            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis at " + where() + ": " + publishProblem));
+        }
+        String json;
+        try {
+            json = mapper.writeValueAsString(data);
+        } catch (JsonProcessingException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        long floor = reader == null ? 0 : reader.lastId();
+        long start = System.nanoTime();
+        CompletionStage<List<Object>> reply = connection.async().<List<Object>>eval(StreamScripts.PUBLISH, ScriptOutputType.MULTI,
+                keys, json, Long.toString(configuration.getMaxLen()), Long.toString(floor));
+        return reply.handle((idAndTime, failure) -> {
+            if (failure != null) {
+                metrics.publishFailures.mark();
+                throw new IllegalStateException("Redis at " + where() + " did not take the event: " + failure, failure);
+            }
+            metrics.publishLatency.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            long id = Long.parseLong(String.valueOf(idAndTime.get(0)));
+            if (reader != null) {
+                reader.sawNewest(id);
+            }
+            return new Event(id, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idAndTime.get(1)))), data);
+        });
+    }
+
+    @Override
+    public CompletionStage<Read> after(long cursor, int limit) {
+        StatefulRedisConnection<String, String> connection = publishConnection;
+        if (connection == null) {
+            metrics.historyReadFailures.mark();
+            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis at " + where() + ": " + publishProblem));
+        }
+        metrics.historyReads.mark();
+        CompletionStage<List<Object>> reply = connection.async().<List<Object>>eval(StreamScripts.HISTORY, ScriptOutputType.MULTI,
+                keys, StreamEntries.entryId(cursor + 1), Integer.toString(limit));
+        return reply.handle((newestAndEntries, failure) -> {
+            if (failure != null) {
+                metrics.historyReadFailures.mark();
+                throw new IllegalStateException("Redis at " + where() + " could not read the stream: " + failure, failure);
+            }
+            long newest = Long.parseLong(String.valueOf(newestAndEntries.get(0)));
+            if (reader != null) {
+                reader.sawNewest(newest);
+            }
+            return new Read(entries.events((List<?>) newestAndEntries.get(1)), newest);
+        });
+    }
+
+    /** Newest id known in the stream minus the last id delivered to the hub (0 when caught up). */
+    long lag() {
+        return reader == null ? 0 : Math.max(0, reader.newestSeen() - reader.lastId());
+    }
+
+    long lastId() {
+        return reader == null ? 0 : reader.lastId();
+    }
+
+    /** Why the stream does not work right now; null when reader and publisher are connected. */
+    String problem() {
+        String readerProblem = reader == null ? "not started" : reader.problem();
+        if (readerProblem != null) {
+            return "reader: " + readerProblem;
+        }
+        StatefulRedisConnection<String, String> connection = publishConnection;
+        if (connection == null) {
+            return "publisher: " + publishProblem;
+        }
+        return connection.isOpen() ? null : "publisher: connection lost, reconnecting";
+    }
+
+    private String where() {
+        RedisURI uri = RedisURI.create(configuration.getUri());
+        return uri.getHost() + ":" + uri.getPort();
+    }
+
+    /** On the reader thread: makes the publish connection if there is none yet (afterwards lettuce keeps it up). */
+    private void connectPublisherIfNeeded() {
+        if (publishConnection != null) {
+            return;
+        }
+        try {
+            publishConnection = publishClient.connect();
+            LOG.info("publishing to stream {} at {}", keys[0], where());
+        } catch (RuntimeException failure) {
+            publishProblem = failure.toString();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package com.example.threading.longpoll.redis;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MaxDuration;
+import io.dropwizard.validation.MinDuration;
+import io.dropwizard.validation.ValidationMethod;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The {@code events.stream.redis} section: which Redis, which stream key, how much of the stream to keep, and the
+ * timeouts of the publish and reader connections.
+ *
+ * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, on that same thread.
+ */
+public final class RedisStreamConfiguration {
+
+    /** {@code redis://host:port[/db]} (or {@code rediss://} for TLS); a password goes in the URI from the environment. */
+    @NotBlank
+    @JsonProperty
+    private String uri = "redis://127.0.0.1:6379";
+
+    /** The stream's key; the id counter is {@code <key>:last-id} and the ticker lease {@code <key>:ticker}. */
+    @NotBlank
+    @JsonProperty
+    private String key = "threading:events";
+
+    /** Approximate length the stream is trimmed to on each append ({@code XADD MAXLEN ~}); older cursors get {@code missed}. */
+    @Min(1)
+    @Max(100_000_000)
+    @JsonProperty
+    private long maxLen = 100_000;
+
+    /** Longest wait for one Redis command of a publish or a history read; beyond it the publish fails (503). */
+    @NotNull
+    @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 1, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration commandTimeout = Duration.seconds(1);
+
+    /** Longest pause of the reader between two reconnect attempts (it starts at 100 ms and doubles). */
+    @NotNull
+    @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 1, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration maxReconnectDelay = Duration.seconds(2);
+
+    /** Checked by Bean Validation at startup. */
+    @JsonIgnore
+    @ValidationMethod(message = "events.stream.redis.uri must look like redis://host:port (or rediss://)")
+    public boolean isUriValid() {
+        try {
+            URI parsed = URI.create(uri.trim());
+            return ("redis".equals(parsed.getScheme()) || "rediss".equals(parsed.getScheme())) && parsed.getHost() != null;
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return false;
+        }
+    }
+
+    /** The Redis URI. */
+    public String getUri() {
+        return uri.trim();
+    }
+
+    /** The stream key. */
+    public String getKey() {
+        return key;
+    }
+
+    /** Approximate trim length of the stream. */
+    public long getMaxLen() {
+        return maxLen;
+    }
+
+    /** Timeout of one publish or history command. */
+    public Duration getCommandTimeout() {
+        return commandTimeout;
+    }
+
+    /** Cap of the reader's reconnect backoff. */
+    public Duration getMaxReconnectDelay() {
+        return maxReconnectDelay;
+    }
+}

@@ -1,0 +1,81 @@
+package com.example.threading.longpoll.redis;
+
+import com.example.threading.longpoll.Event;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lettuce.core.StreamMessage;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How an {@link Event} is stored as a stream entry: entry id {@code <id>-0}, fields {@code time} (epoch
+ * milliseconds, Redis's clock) and {@code data} (the publisher's JSON as text).
+ *
+ * <p>Thread-safety: immutable; the {@link ObjectMapper} is thread-safe once configured.
+ */
+final class StreamEntries {
+
+    static final String TIME = "time";
+    static final String DATA = "data";
+
+    private final ObjectMapper mapper;
+
+    StreamEntries(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** The event of one entry; fails with {@link IllegalArgumentException} when the entry was not written by this stream. */
+    Event event(StreamMessage<String, String> entry) {
+        return event(entry.getId(), entry.getBody());
+    }
+
+    /** The event of entry {@code entryId} with fields {@code body}; {@link IllegalArgumentException} when it is not one. */
+    Event event(String entryId, Map<String, String> body) {
+        String time = body.get(TIME);
+        String data = body.get(DATA);
+        if (time == null || data == null) {
+            throw new IllegalArgumentException("stream entry " + entryId + " lacks its time or data field");
+        }
+        try {
+            return new Event(idOf(entryId), Instant.ofEpochMilli(Long.parseLong(time)), mapper.readTree(data));
+        } catch (JsonProcessingException | NumberFormatException e) {
+            throw new IllegalArgumentException("stream entry " + entryId + " is not an event: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The events of a raw script reply listing entries as {@code [[id, [field, value, ...]], ...]} (what XRANGE
+     * returns inside a Lua script), skipping entries that are not events.
+     */
+    List<Event> events(List<?> rawEntries) {
+        List<Event> events = new ArrayList<>(rawEntries.size());
+        for (Object rawEntry : rawEntries) {
+            List<?> entry = (List<?>) rawEntry;
+            List<?> fields = (List<?>) entry.get(1);
+            Map<String, String> body = new HashMap<>();
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+                body.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
+            }
+            try {
+                events.add(event(String.valueOf(entry.get(0)), body));
+            } catch (IllegalArgumentException notAnEvent) {
+                // written by someone else on the same key: not ours to answer
+            }
+        }
+        return events;
+    }
+
+    /** The event number of an entry id {@code <n>-<seq>}. */
+    static long idOf(String entryId) {
+        int dash = entryId.indexOf('-');
+        return Long.parseLong(dash < 0 ? entryId : entryId.substring(0, dash));
+    }
+
+    /** The entry id of event number {@code id}. */
+    static String entryId(long id) {
+        return id + "-0";
+    }
+}

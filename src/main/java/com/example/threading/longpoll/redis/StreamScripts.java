@@ -1,0 +1,75 @@
+package com.example.threading.longpoll.redis;
+
+/**
+ * The Lua scripts the stream runs inside Redis. A script runs atomically (no other command of any client runs in
+ * between), which is what makes the ids whole numbers that increase by exactly one across every instance.
+ *
+ * <p>Thread-safety: constants only.
+ */
+final class StreamScripts {
+
+    /**
+     * Publish: KEYS[1] the stream, KEYS[2] the id counter; ARGV[1] the event's JSON, ARGV[2] the approximate
+     * MAXLEN, ARGV[3] the newest id this instance has read (a floor). Returns {id, epoch milliseconds}.
+     *
+     * <p>The counter is first raised to the floor and to the stream's newest entry if it is behind either: that
+     * only happens when Redis lost the counter (a restart without persistence, a deleted key) while an instance or
+     * the stream still knew a higher id; without the repair the XADD below would fail (an id at or below the
+     * stream's top) or reuse ids clients already hold. Then INCR numbers the event and XADD appends it with
+     * {@code <n>-0} as its entry id, trimming the stream to about MAXLEN entries. The time is Redis's clock, so
+     * events of all instances carry one clock.
+     */
+    static final String PUBLISH = """
+            local counter = tonumber(redis.call('GET', KEYS[2]) or '0')
+            local floor = tonumber(ARGV[3])
+            local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+            if #top > 0 then
+              local topId = tonumber(string.match(top[1][1], '^(%d+)'))
+              if topId > floor then floor = topId end
+            end
+            if counter < floor then redis.call('SET', KEYS[2], floor) end
+            local id = redis.call('INCR', KEYS[2])
+            local now = redis.call('TIME')
+            local ms = now[1] .. string.format('%03d', math.floor(tonumber(now[2]) / 1000))
+            redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], id .. '-0', 'time', ms, 'data', ARGV[1])
+            return {id, ms}
+            """;
+
+    /**
+     * History: KEYS[1] the stream, KEYS[2] the id counter; ARGV[1] the first entry id wanted ({@code <cursor+1>-0}),
+     * ARGV[2] the most entries. Returns {newest id numbered, entries}, read at one instant.
+     */
+    static final String HISTORY = """
+            local newest = tonumber(redis.call('GET', KEYS[2]) or '0')
+            return {newest, redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])}
+            """;
+
+    /**
+     * Ticker lease: KEYS[1] the lease key; ARGV[1] this instance's id, ARGV[2] the lease in milliseconds. Renews the
+     * lease when this instance holds it, takes it when nobody does ({@code SET PX}); returns 1 when this instance holds
+     * it afterwards, 0 when another does.
+     */
+    static final String TICKER_LEASE = """
+            local holder = redis.call('GET', KEYS[1])
+            if holder == ARGV[1] then
+              redis.call('PEXPIRE', KEYS[1], ARGV[2])
+              return 1
+            end
+            if not holder then
+              redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+              return 1
+            end
+            return 0
+            """;
+
+    /** Ticker lease release: KEYS[1] the lease key, ARGV[1] this instance's id; deletes the lease only if it holds it. */
+    static final String TICKER_RELEASE = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0
+            """;
+
+    private StreamScripts() {
+    }
+}

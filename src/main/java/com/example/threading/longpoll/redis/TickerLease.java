@@ -1,0 +1,72 @@
+package com.example.threading.longpoll.redis;
+
+import com.example.threading.longpoll.TickGate;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * One ticker for the whole cluster: before each tick the instance renews or takes a lease in Redis
+ * ({@code <key>:ticker}, {@link StreamScripts#TICKER_LEASE}: {@code SET NX PX} semantics, atomic), and ticks only while
+ * it holds it. The lease lasts {@value #LEASE_PERIODS} tick periods, so when the leader stops (or dies) another
+ * instance takes over within that time; a stopping leader releases it at once. While Redis is unreachable the gate
+ * fails and nobody ticks (a tick could not be published anyway).
+ *
+ * <p>Thread-safety: {@link #mayTick} is called by the ticker's scheduler thread and completes on a lettuce I/O thread;
+ * {@code leader} is volatile (read by the gauge from any thread); {@link #release} is called by the stopping thread.
+ */
+final class TickerLease implements TickGate {
+
+    /** The lease outlives this many missed renewals' worth of periods, minus one. */
+    static final int LEASE_PERIODS = 3;
+
+    private final Supplier<StatefulRedisConnection<String, String>> connection;
+    private final String[] key;
+    private final String instanceId;
+    private final String leaseMs;
+    private volatile boolean leader;
+
+    TickerLease(Supplier<StatefulRedisConnection<String, String>> connection, String key, String instanceId, long periodMs) {
+        this.connection = connection;
+        this.key = new String[] {key};
+        this.instanceId = instanceId;
+        this.leaseMs = Long.toString(LEASE_PERIODS * periodMs);
+    }
+
+    @Override
+    public CompletionStage<Boolean> mayTick() {
+        StatefulRedisConnection<String, String> current = connection.get();
+        if (current == null) {
+            leader = false;
+            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
+        }
+        return current.async().<Long>eval(StreamScripts.TICKER_LEASE, ScriptOutputType.INTEGER, key, instanceId, leaseMs)
+                .handle((held, failure) -> {
+                    leader = failure == null && held == 1L;
+                    if (failure != null) {
+                        throw new IllegalStateException("ticker lease unavailable: " + failure, failure);
+                    }
+                    return leader;
+                });
+    }
+
+    /** 1 while this instance held the lease at its last tick, else 0. */
+    int leader() {
+        return leader ? 1 : 0;
+    }
+
+    /** Gives the lease up if this instance holds it, so another instance ticks from its next period on. */
+    void release() {
+        StatefulRedisConnection<String, String> current = connection.get();
+        if (current != null && current.isOpen()) {
+            try {
+                current.sync().eval(StreamScripts.TICKER_RELEASE, ScriptOutputType.INTEGER, key, instanceId);
+            } catch (RuntimeException unreachable) {
+                // the lease expires by itself
+            }
+        }
+        leader = false;
+    }
+}

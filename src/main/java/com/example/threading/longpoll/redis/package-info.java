@@ -1,0 +1,31 @@
+/**
+ * The long-poll's event stream on Redis Streams, for several instances behind a load balancer
+ * ({@code events.stream.type: redis}): every instance appends to one stream and reads all of it, so an event
+ * published on any instance reaches the parked polls of every instance, numbered once for the whole cluster, and
+ * any instance answers any cursor.
+ *
+ * <p>Threads:
+ * <ul>
+ *   <li>The publishing thread (a Jetty worker of {@code POST /events}, or the ticker) calls
+ *       {@link com.example.threading.longpoll.redis.RedisEventStream#publish}: one {@code EVAL} of
+ *       {@code StreamScripts.PUBLISH} (INCR the counter, XADD {@code <n>-0}) on a shared lettuce connection; it
+ *       does not wait: the stage completes on a lettuce I/O thread ({@code lettuce-nioEventLoop-*}).</li>
+ *   <li>One reader thread per instance ({@code events-redis-reader}), on its own connection, runs
+ *       {@code StreamReader}: {@code XREAD BLOCK} from its last id, handing each entry to the hub in id order
+ *       (the hub then answers its parked polls in one batch per event, exactly as in-process); on a failure it
+ *       reconnects with backoff and reads on from its last id. It also (re)makes the publish connection when
+ *       there is none yet (Redis down at start-up).</li>
+ *   <li>The health check ({@code events-stream}) and the lag gauge read volatile state from any thread.</li>
+ * </ul>
+ *
+ * <p>Entry class: {@link com.example.threading.longpoll.redis.RedisEventStream}
+ * ({@code RedisEventStream.register(environment, configuration, historySize)}, then {@code subscribe(hub)}; the
+ * parent package's {@code LongPoll} does this when {@code events.stream.type} is {@code redis}); configuration
+ * {@link com.example.threading.longpoll.redis.RedisStreamConfiguration} (section {@code events.stream.redis});
+ * metrics {@code events.redis.*}. The guide (running two instances, guarantees, faults) is
+ * {@code docs/longpoll-redis.md}.
+ *
+ * <p>To copy: this package together with its parent {@code longpoll} (it implements the parent's
+ * {@code EventSink} and {@code EventSource}); it needs lettuce-core and nothing from the other patterns.
+ */
+package com.example.threading.longpoll.redis;

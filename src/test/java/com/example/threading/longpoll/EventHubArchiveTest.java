@@ -1,0 +1,176 @@
+package com.example.threading.longpoll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.LongNode;
+import io.dropwizard.jackson.Jackson;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hub with an {@link EventArchive} (a shared stream's log), without a server: cursors older than the ring are
+ * read from the archive, cursors above the newest event read here wait for it, and the parked count stays exact.
+ */
+class EventHubArchiveTest {
+
+    private static final ObjectMapper MAPPER = Jackson.newObjectMapper();
+    private static final int RING = 4;
+
+    private final LongPollMetrics metrics = new LongPollMetrics(new MetricRegistry());
+    /** The shared log: every event ever published, from {@code firstKept} on. */
+    private final List<Event> log = new ArrayList<>();
+    private long firstKept = 1;
+    private long numbered;
+    private CompletableFuture<EventArchive.Read> nextRead;
+    private final EventArchive archive = this::read;
+    private final EventHub hub = new EventHub(RING, 100, 1, Runnable::run, new JsonResponses(MAPPER), metrics, archive);
+
+    @Test
+    void aCursorOlderThanTheRingIsAnsweredFromTheArchiveWithoutMissed() throws IOException {
+        publishAndDeliver(10);
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, 2L);
+        assertThat(poll.status()).isEqualTo(200);
+        assertThat(json(poll).get("missed").asBoolean()).isFalse();
+        assertThat(ids(poll)).containsExactly(3L, 4L, 5L, 6L); // at most one ring's worth per answer
+        assertThat(json(poll).get("lastId").asLong()).isEqualTo(6);
+        assertThat(hub.parkedCount()).isZero();
+    }
+
+    @Test
+    void missedOnlyWhenTheArchiveTrimmedTheCursor() throws IOException {
+        publishAndDeliver(10);
+        firstKept = 5;
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, 1L);
+        assertThat(json(poll).get("missed").asBoolean()).isTrue();
+        assertThat(ids(poll)).startsWith(5L);
+    }
+
+    @Test
+    void aCursorNumberedElsewhereButNotReadHereParksUntilTheReaderGetsPastIt() throws IOException {
+        publishAndDeliver(3);
+        numbered = 5; // events 4 and 5 are numbered (published elsewhere), this hub has read up to 3
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, 5L);
+        assertThat(poll.completions()).isZero();
+        assertThat(hub.parkedCount()).isEqualTo(1);
+
+        deliver(4);
+        deliver(5);
+        assertThat(poll.completions()).as("events up to the cursor do not answer it").isZero();
+        deliver(6);
+        assertThat(poll.status()).isEqualTo(200);
+        assertThat(ids(poll)).containsExactly(6L);
+        assertThat(json(poll).get("missed").asBoolean()).isFalse();
+        assertThat(hub.parkedCount()).isZero();
+    }
+
+    @Test
+    void aPollParkedAheadTimesOutAndLeavesNothingBehind() {
+        publishAndDeliver(3);
+        numbered = 5;
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, 5L);
+        assertThat(hub.parkedCount()).isEqualTo(1);
+        poll.timeout();
+        assertThat(poll.status()).isEqualTo(204);
+        assertThat(hub.parkedCount()).isZero();
+        deliver(4);
+        deliver(5);
+        deliver(6);
+        assertThat(poll.completions()).isEqualTo(1);
+    }
+
+    @Test
+    void aCursorBeyondTheStreamsNewestIdKeepsTodaysContract() throws IOException {
+        publishAndDeliver(6);
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, 100L);
+        assertThat(poll.status()).isEqualTo(200);
+        assertThat(json(poll).get("missed").asBoolean()).isTrue();
+        assertThat(json(poll).get("lastId").asLong()).isEqualTo(6);
+    }
+
+    @Test
+    void anUnreadableArchiveAnswers503ForAnOldCursorAndParksACursorAhead() {
+        publishAndDeliver(10);
+        nextRead = CompletableFuture.failedFuture(new IllegalStateException("Redis down"));
+        FakeAsyncContext old = new FakeAsyncContext(true);
+        hub.poll(old, 1L);
+        assertThat(old.status()).isEqualTo(503);
+        assertThat(old.header("Retry-After")).isEqualTo("1");
+
+        nextRead = CompletableFuture.failedFuture(new IllegalStateException("Redis down"));
+        FakeAsyncContext ahead = new FakeAsyncContext(true);
+        hub.poll(ahead, 11L);
+        assertThat(ahead.completions()).isZero();
+        assertThat(hub.parkedCount()).isEqualTo(1);
+        numbered = 12;
+        deliver(11);
+        deliver(12);
+        assertThat(ahead.status()).isEqualTo(200);
+        assertThat(hub.parkedCount()).isZero();
+    }
+
+    @Test
+    void anArchiveReadRacingThePollsTimeoutAnswersItOnce() {
+        publishAndDeliver(10);
+        nextRead = new CompletableFuture<>();
+        CompletableFuture<EventArchive.Read> pending = nextRead;
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, 1L);
+        poll.timeout();
+        pending.complete(new EventArchive.Read(log.subList(1, 5), numbered));
+        assertThat(poll.completions()).isEqualTo(1);
+        assertThat(poll.status()).isEqualTo(204);
+        assertThat(hub.parkedCount()).isZero();
+    }
+
+    private CompletionStage<EventArchive.Read> read(long cursor, int limit) {
+        if (nextRead != null) {
+            CompletableFuture<EventArchive.Read> read = nextRead;
+            nextRead = null;
+            return read;
+        }
+        List<Event> after = log.stream()
+                .filter(event -> event.id() > cursor && event.id() >= firstKept)
+                .limit(limit)
+                .toList();
+        return CompletableFuture.completedFuture(new EventArchive.Read(after, numbered));
+    }
+
+    private void publishAndDeliver(int count) {
+        LongStream.rangeClosed(1, count).forEach(id -> {
+            numbered = Math.max(numbered, id);
+            deliver(id);
+        });
+    }
+
+    private void deliver(long id) {
+        Event event = new Event(id, Instant.EPOCH, LongNode.valueOf(id));
+        if (log.stream().noneMatch(e -> e.id() == id)) {
+            log.add(event);
+        }
+        hub.accept(event);
+    }
+
+    private static JsonNode json(FakeAsyncContext poll) throws IOException {
+        return MAPPER.readTree(poll.body());
+    }
+
+    private static List<Long> ids(FakeAsyncContext poll) throws IOException {
+        List<Long> ids = new ArrayList<>();
+        json(poll).get("events").forEach(event -> ids.add(event.get("id").asLong()));
+        return ids;
+    }
+}

@@ -1,0 +1,70 @@
+package com.example.threading.longpoll.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.example.threading.ThreadingConfiguration;
+import com.example.threading.longpoll.EventStreamConfiguration;
+import io.dropwizard.configuration.ConfigurationException;
+import io.dropwizard.configuration.ConfigurationValidationException;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.FileConfigurationSourceProvider;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.configuration.YamlConfigurationFactory;
+import io.dropwizard.jackson.Jackson;
+import io.dropwizard.jersey.validation.Validators;
+import java.io.IOException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** config.yml's {@code events.stream}: in-process by default; a wrong type or URI refuses to start, naming what is accepted. */
+class RedisStreamConfigurationTest {
+
+    private static final String PREFIX = "dw-stream-config";
+
+    @AfterEach
+    void clearOverrides() {
+        System.getProperties().stringPropertyNames().stream()
+                .filter(name -> name.startsWith(PREFIX + "."))
+                .forEach(System::clearProperty);
+    }
+
+    @Test
+    void theDefaultIsTheInProcessStreamWithRedisSettingsReadyForUse() throws Exception {
+        ThreadingConfiguration configuration = load();
+        EventStreamConfiguration stream = configuration.getEvents().getStream();
+        assertThat(stream.getType()).isEqualTo(EventStreamConfiguration.Type.IN_PROCESS);
+        assertThat(stream.getRedis().getUri()).isEqualTo("redis://127.0.0.1:6379");
+        assertThat(stream.getRedis().getKey()).isEqualTo("threading:events");
+        assertThat(stream.getRedis().getMaxLen()).isEqualTo(100_000);
+    }
+
+    @Test
+    void redisIsChosenByName() throws Exception {
+        System.setProperty(PREFIX + ".events.stream.type", "redis");
+        assertThat(load().getEvents().getStream().getType()).isEqualTo(EventStreamConfiguration.Type.REDIS);
+    }
+
+    @Test
+    void anUnknownTypeRefusesToStartNamingTheAcceptedOnes() {
+        System.setProperty(PREFIX + ".events.stream.type", "kafka");
+        assertThatThrownBy(RedisStreamConfigurationTest::load)
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("events.stream.type")
+                .rootCause().hasMessageContaining("in-process").hasMessageContaining("redis");
+    }
+
+    @Test
+    void aUriThatIsNotRedisRefusesToStart() {
+        System.setProperty(PREFIX + ".events.stream.redis.uri", "http://127.0.0.1:6379");
+        assertThatThrownBy(RedisStreamConfigurationTest::load)
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("redis://host:port");
+    }
+
+    private static ThreadingConfiguration load() throws IOException, ConfigurationException {
+        return new YamlConfigurationFactory<>(ThreadingConfiguration.class, Validators.newValidator(),
+                Jackson.newObjectMapper(), PREFIX).build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
+                new EnvironmentVariableSubstitutor(false)), "config.yml");
+    }
+}

@@ -1,0 +1,63 @@
+package com.example.threading.longpoll.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Two instances with their tickers on, on one Redis: one tick per period for the cluster, and a new leader when the leader stops. */
+class RedisTickerTest {
+
+    private static final LoopbackHttp HTTP = new LoopbackHttp();
+    private static final long PERIOD_MS = 200;
+    private static TestRedis redis;
+    private static ServiceInstance a;
+    private static ServiceInstance b;
+
+    @BeforeAll
+    static void startRedisAndTwoTickingInstances() throws Exception {
+        redis = TestRedis.startOrSkip();
+        a = new ServiceInstance(HTTP, redis.uri(), "ticker-test", "events.tickPeriod", PERIOD_MS + "ms").startHealthy();
+        b = new ServiceInstance(HTTP, redis.uri(), "ticker-test", "events.tickPeriod", PERIOD_MS + "ms").startHealthy();
+    }
+
+    @AfterAll
+    static void stopAll() {
+        for (AutoCloseable closeable : new AutoCloseable[] {b, a, redis, HTTP}) {
+            try {
+                if (closeable != null) {
+                    closeable.close();
+                }
+            } catch (Exception ignored) {
+                // best effort: the next one must still be stopped
+            }
+        }
+    }
+
+    @Test
+    void oneInstanceTicksForTheClusterAndAnotherTakesOverWhenItStops() throws Exception {
+        Await.until(() -> leader(a) + leader(b) == 1, Duration.ofSeconds(10), "exactly one leader");
+        long windowMs = 3_000;
+        long before = a.lastId();
+        Thread.sleep(windowMs);
+        long ticks = a.lastId() - before;
+        // One ticker makes windowMs / PERIOD_MS = 15 ticks; two would make 30. Generous bounds for a busy machine.
+        assertThat(ticks).as("ticks in %d ms at one per %d ms", windowMs, PERIOD_MS).isBetween(5L, 21L);
+        assertThat(leader(a) + leader(b)).isEqualTo(1);
+
+        ServiceInstance leading = leader(a) == 1 ? a : b;
+        ServiceInstance other = leading == a ? b : a;
+        leading.close(); // releases the lease on the way out
+        Await.until(() -> leader(other) == 1, Duration.ofSeconds(5), "the other instance took the ticker over");
+        long afterTakeOver = other.lastId();
+        Await.until(() -> other.lastId() >= afterTakeOver + 3, Duration.ofSeconds(5), "ticks go on");
+    }
+
+    private static long leader(ServiceInstance instance) {
+        return instance.admin().gauge("events.tick.leader");
+    }
+}
