@@ -34,6 +34,10 @@ import picocli.CommandLine.Option;
  * (open model, one sender each), long-poll clients keep polling /events and /events/blocking (closed loop), and
  * the service's heap after GC, threads, open files and parked/waiting polls are summed up per minute into
  * {@link MinuteSample}s; {@link Growth} says flat or growing; {@link SoakView} presents it.
+ *
+ * <p>Thread-safety: picocli and {@link #run} use the scenario's thread, which drives the senders and waits; each
+ * long-poll endpoint's {@link PollingClients#run} is called once, on its own thread of a two-thread pool, and the
+ * scenario's thread reads its recorder only after that call has returned (the future's get orders the two).
  */
 @Command(name = "soak",
         description = "Minutes of mixed load (/work patterns, /fanout, long polls); per minute heap after GC, threads, open files, "
