@@ -4,7 +4,6 @@ import io.dropwizard.core.setup.Environment;
 import java.util.List;
 import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.handler.ConditionalHandler;
-import org.eclipse.jetty.util.InetAddressPattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,11 +25,11 @@ public final class AdmissionControl {
 
     /**
      * Inserts admission control configured by {@code configuration}, with defaults derived from {@code threadBound}
-     * (see {@link ThreadBound}); GET requests to {@code unadmittedGetPaths} (e.g. long-polls, which have a bound of
+     * (see {@link ThreadBound}); requests of any method to {@code unadmittedPaths} (e.g. long-polls, which have a bound of
      * their own) pass without taking a place. Does nothing but log when {@code admission.enabled} is false.
      */
     public static void register(Environment environment, AdmissionConfiguration configuration, int threadBound,
-                                String... unadmittedGetPaths) {
+                                String... unadmittedPaths) {
         if (!configuration.isEnabled()) {
             LOG.info("admission control off (admission.enabled: false): requests beyond the pool wait in Jetty's unbounded queue");
             return;
@@ -45,21 +44,22 @@ public final class AdmissionControl {
             metrics.registerAdaptiveLimit(adaptive::currentLimit);
             handler = adaptive;
             LOG.info("admission control: adaptive (gradient2) limit from {} up to {} requests at once (thread bound {}), "
-                            + "no queue, then 503 with Retry-After {} s; not counted: GET {}",
+                            + "no queue, then 503 with Retry-After {} s; not counted: {}",
                     Math.min(AdaptiveAdmissionHandler.FLOOR, limits.maxRequests()), limits.maxRequests(), threadBound,
-                    limits.retryAfterSeconds(), List.of(unadmittedGetPaths));
+                    limits.retryAfterSeconds(), List.of(unadmittedPaths));
         } else {
             AdmissionHandler fixed = new AdmissionHandler(limits, answer, metrics);
             metrics.registerGauges(limits.maxRequests(), fixed::activeCount, fixed::getSuspendedRequestCount);
             handler = fixed;
             LOG.info("admission control: {} requests at once (thread bound {}), {} waiting for at most {} ms, "
-                            + "then 503 with Retry-After {} s; not counted: GET {}",
+                            + "then 503 with Retry-After {} s; not counted: {}",
                     limits.maxRequests(), threadBound, limits.maxQueued(), limits.maxQueueTime().toMillis(),
-                    limits.retryAfterSeconds(), List.of(unadmittedGetPaths));
+                    limits.retryAfterSeconds(), List.of(unadmittedPaths));
         }
-        for (String path : unadmittedGetPaths) {
-            // A path spec alone would exclude every method: GET only (e.g. POST /events still takes a place).
-            handler.exclude(ConditionalHandler.from(null, (InetAddressPattern) null, "GET", PathSpec.from(path)));
+        for (String path : unadmittedPaths) {
+            // Every method: a POST /events reads its body without a thread, under a deadline of its own. Counted, a few
+            // hundred connections trickling bodies would hold every place for that deadline and refuse everyone else.
+            handler.exclude(PathSpec.from(path));
         }
         environment.getApplicationContext().insertHandler(handler);
     }

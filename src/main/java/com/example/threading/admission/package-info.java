@@ -6,8 +6,9 @@
  * context's handler chain, lets at most {@code maxRequests} requests run at once, suspends up to {@code maxQueued}
  * more (holding no thread) for at most {@code maxQueueTime}, and answers every other one at once with {@code 503},
  * {@code Retry-After} and the service's JSON error body. A place is released when the request completes: an
- * {@code AsyncResponse} request holds one until its answer is written. GET requests to the paths the application
- * passes in (the long-polls, which have their own bound) take no place. The admin connector is not behind it.
+ * {@code AsyncResponse} request holds one until its answer is written. Requests to the paths the application passes
+ * in (the long-polls, which have their own bound, and POST /events, whose body is read without a thread) take no
+ * place. The admin connector is not behind it.
  *
  * <p>Threads: the start-up thread resolves the limits ({@link com.example.threading.admission.AdmissionLimits}) and
  * inserts the handler. The Jetty thread that handles a request either passes it on (a place was free), suspends it
@@ -18,7 +19,7 @@
  *
  * <p>Entry class: {@link com.example.threading.admission.AdmissionControl}
  * ({@code AdmissionControl.register(environment, configuration.getAdmission(), ThreadBound.platformThreads(...),
- * excluded GET paths...)}); configuration {@link com.example.threading.admission.AdmissionConfiguration} (section
+ * uncounted paths...)}); configuration {@link com.example.threading.admission.AdmissionConfiguration} (section
  * {@code admission}); the seam for a virtual-thread bound is {@link com.example.threading.admission.ThreadBound};
  * metrics {@code admission.*}. The guide is {@code docs/admission.md}.
  *
