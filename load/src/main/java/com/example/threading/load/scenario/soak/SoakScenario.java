@@ -51,7 +51,7 @@ public final class SoakScenario extends ScenarioCommand {
     Duration duration;
 
     @Option(names = "--rate", defaultValue = "1200", description = "Total rate of the /work and /fanout requests, req/s, shared "
-            + "equally (default: ${DEFAULT-VALUE}; about half the server's CPU on 2 cores, see docs/load.md)")
+            + "equally (default: ${DEFAULT-VALUE}; 2,000 put the server at about 60 %% CPU on 2 cores, see docs/load.md)")
     int rate;
 
     @Option(names = "--patterns", split = ",", defaultValue = "blocking,thread-per-request,cached,bounded,virtual",
