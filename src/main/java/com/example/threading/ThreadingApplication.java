@@ -6,6 +6,7 @@ import com.example.threading.client.ClientFanout;
 import com.example.threading.errors.JsonErrors;
 import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
+import com.example.threading.jetty.virtual.ServerVirtualThreads;
 import com.example.threading.longpoll.LongPoll;
 import com.example.threading.metrics.PrometheusEndpoint;
 import com.example.threading.servlet.CompleteAsyncOnFailedWrite;
@@ -46,6 +47,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
 
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
+        // First: refuses to start (JDK 17, or Dropwizard's own flag) before any pattern has built a pool.
+        ServerVirtualThreads.register(environment, configuration.getServerVirtualThreads(), configuration.getServerFactory());
         JsonErrors.register(environment);
         // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
         environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
@@ -56,6 +59,16 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         JettyThreadPoolHealthCheck.register(environment);
         ExecutionStrategies.register(environment, configuration.getJetty());
         PrometheusEndpoint.register(environment);
-        AdmissionControl.register(environment, configuration.getAdmission(), ThreadBound.platformThreads(configuration.getServerFactory()), LongPoll.PATH, LongPoll.BLOCKING_PATH);
+        AdmissionControl.register(environment, configuration.getAdmission(), threadBound(configuration), LongPoll.PATH, LongPoll.BLOCKING_PATH);
+    }
+
+    /**
+     * How many requests the server runs at once, which admission's default limit is derived from: the virtual-thread
+     * bound when requests run on virtual threads ({@code server.maxThreads} then sizes only Jetty's platform pool).
+     */
+    private static int threadBound(ThreadingConfiguration configuration) {
+        return configuration.getServerVirtualThreads().isEnabled()
+                ? configuration.getServerVirtualThreads().getMaxConcurrent()
+                : ThreadBound.platformThreads(configuration.getServerFactory());
     }
 }

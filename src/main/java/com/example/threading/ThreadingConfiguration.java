@@ -3,6 +3,7 @@ package com.example.threading;
 import com.example.threading.admission.AdmissionConfiguration;
 import com.example.threading.client.FanoutClientConfiguration;
 import com.example.threading.jetty.JettyConfiguration;
+import com.example.threading.jetty.virtual.ServerVirtualThreadsConfiguration;
 import com.example.threading.longpoll.EventsConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -42,6 +43,11 @@ public final class ThreadingConfiguration extends Configuration {
     @Valid
     @NotNull
     @JsonProperty
+    private ServerVirtualThreadsConfiguration serverVirtualThreads = new ServerVirtualThreadsConfiguration();
+
+    @Valid
+    @NotNull
+    @JsonProperty
     private AdmissionConfiguration admission = new AdmissionConfiguration();
 
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
@@ -67,5 +73,13 @@ public final class ThreadingConfiguration extends Configuration {
     /** How the application connector runs what its selectors produce (adaptive / produce-execute-consume). */
     public JettyConfiguration getJetty() {
         return jetty;
+    }
+
+    /**
+     * Whether the application connector's requests run on virtual threads, and how many at once ({@code
+     * getMaxConcurrent()}, the bound admission control should derive from when they do).
+     */
+    public ServerVirtualThreadsConfiguration getServerVirtualThreads() {
+        return serverVirtualThreads;
     }
 }

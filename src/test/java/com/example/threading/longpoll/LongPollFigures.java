@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  *     http://127.0.0.1:18080 http://127.0.0.1:18081 20000 h2c 25 3
  * </pre>
  * Arguments: application URL, admin URL, parked polls, {@code http1} (one connection per poll) or {@code h2c}
- * (polls multiplexed as HTTP/2 streams over {@code clients} connections), clients, rounds.
+ * (polls multiplexed as HTTP/2 streams over {@code clients} connections), clients, rounds, and optionally the
+ * endpoint: {@code /events} (default) or {@code /events/blocking}, whose polls each block a request thread (start
+ * the server with {@code SERVER_VIRTUAL_THREADS=true} on JDK 21+ to block virtual threads; counted by
+ * {@code events.blocking.waiting}; the server's batch timer covers only {@code /events} and is then not read).
  */
 public final class LongPollFigures {
 
@@ -39,12 +42,14 @@ public final class LongPollFigures {
 
     private final String app;
     private final String admin;
+    private final String endpoint;
     private final HttpClient adminClient = HttpClient.newHttpClient();
     private final List<HttpClient> clients = new ArrayList<>();
 
-    private LongPollFigures(String app, String admin, boolean h2c, int clientCount) {
+    private LongPollFigures(String app, String admin, boolean h2c, int clientCount, String endpoint) {
         this.app = app;
         this.admin = admin;
+        this.endpoint = endpoint;
         for (int i = 0; i < clientCount; i++) {
             clients.add(HttpClient.newBuilder()
                     .version(h2c ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
@@ -55,20 +60,21 @@ public final class LongPollFigures {
 
     /** Runs the measurement; see the class comment for the arguments. */
     public static void main(String[] args) throws Exception {
-        if (args.length != 6) {
-            System.err.println("usage: LongPollFigures <app-url> <admin-url> <parked> <http1|h2c> <clients> <rounds>");
+        if (args.length != 6 && args.length != 7) {
+            System.err.println("usage: LongPollFigures <app-url> <admin-url> <parked> <http1|h2c> <clients> <rounds> [/events|/events/blocking]");
             System.exit(2);
         }
         int parked = Integer.parseInt(args[2]);
         boolean h2c = args[3].equals("h2c");
-        LongPollFigures figures = new LongPollFigures(args[0], args[1], h2c, Integer.parseInt(args[4]));
+        String endpoint = args.length == 7 ? args[6] : "/events";
+        LongPollFigures figures = new LongPollFigures(args[0], args[1], h2c, Integer.parseInt(args[4]), endpoint);
         figures.run(parked, Integer.parseInt(args[5]), h2c);
         System.exit(0);
     }
 
     private void run(int parked, int rounds, boolean h2c) throws Exception {
-        System.out.printf(Locale.ROOT, "java %s, %d CPUs, %d parked polls over %s, %d client connections, load average %s%n",
-                Runtime.version(), Runtime.getRuntime().availableProcessors(), parked, h2c ? "h2c" : "HTTP/1.1",
+        System.out.printf(Locale.ROOT, "java %s, %d CPUs, %d parked polls on %s over %s, %d client connections, load average %s%n",
+                Runtime.version(), Runtime.getRuntime().availableProcessors(), parked, endpoint, h2c ? "h2c" : "HTTP/1.1",
                 h2c ? clients.size() : parked, loadAverage());
         // h2c: the first request of each client upgrades its connection; later polls are streams on it.
         for (HttpClient client : clients) {
@@ -85,7 +91,7 @@ public final class LongPollFigures {
             List<CompletableFuture<HttpResponse<String>>> polls = park(parked, cursor);
             gc();
             long heapParked = gauge("jvm.memory.heap.used");
-            long batchesBefore = timerCount();
+            long batchesBefore = isAsyncEndpoint() ? timerCount() : 0;
 
             long start = System.nanoTime();
             HttpResponse<String> published = adminClient.send(HttpRequest.newBuilder(URI.create(app + "/events"))
@@ -102,7 +108,7 @@ public final class LongPollFigures {
                 }
             }
             double lastAnswerMs = (System.nanoTime() - start) / 1e6;
-            while (timerCount() == batchesBefore) {
+            while (isAsyncEndpoint() && timerCount() == batchesBefore) {
                 Thread.sleep(10);
             }
             clientMs.add(Math.round(lastAnswerMs * 10) / 10.0);
@@ -111,6 +117,11 @@ public final class LongPollFigures {
                             + "heap %d -> %d MiB, %.1f KiB per parked poll%n",
                     round, answered, parked, lastAnswerMs, heapBefore >> 20, heapParked >> 20,
                     (heapParked - heapBefore) / 1024.0 / parked);
+        }
+        if (!isAsyncEndpoint()) {
+            System.out.println("client publish-to-last-answer per round (ms): " + clientMs);
+            System.out.println("load average (1, 5, 15 min) at the end: " + loadAverage());
+            return;
         }
         // With tickPeriod 0 every batch of this server was one of our rounds, so these are exact order statistics.
         JsonNode timer = metric("timers", "events.event-to-last-write");
@@ -128,17 +139,25 @@ public final class LongPollFigures {
             int wave = Math.min(WAVE, parked - polls.size());
             for (int i = 0; i < wave; i++) {
                 HttpClient client = clients.get(polls.size() % clients.size());
-                polls.add(client.sendAsync(get("/events?after=" + cursor + "&timeout=300"), HttpResponse.BodyHandlers.ofString()));
+                polls.add(client.sendAsync(get(endpoint + "?after=" + cursor + "&timeout=300"), HttpResponse.BodyHandlers.ofString()));
             }
             // Paced in waves: wait until the server has parked them before opening more connections.
-            while (gauge("events.parked") < polls.size()) {
+            while (gauge(waitingGauge()) < polls.size()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("only " + gauge("events.parked") + " of " + polls.size() + " parked");
+                    throw new IllegalStateException("only " + gauge(waitingGauge()) + " of " + polls.size() + " parked");
                 }
                 Thread.sleep(20);
             }
         }
         return polls;
+    }
+
+    private boolean isAsyncEndpoint() {
+        return endpoint.equals("/events");
+    }
+
+    private String waitingGauge() {
+        return isAsyncEndpoint() ? "events.parked" : "events.blocking.waiting";
     }
 
     private static String loadAverage() {

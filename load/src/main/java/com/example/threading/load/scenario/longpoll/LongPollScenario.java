@@ -8,10 +8,13 @@ import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.Target;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -24,6 +27,9 @@ import picocli.CommandLine.Option;
 @Command(name = "longpoll",
         description = "C clients x I long-poll iterations against /events and /events/blocking: latency, throughput, ratio to C / tick.")
 public final class LongPollScenario extends ScenarioCommand {
+
+    /** Appended to an endpoint measured on a service with {@code SERVER_VIRTUAL_THREADS=true}. */
+    static final String VIRTUAL_THREADS_SUFFIX = " on virtual threads";
 
     @Option(names = "--clients", defaultValue = "2000", description = "Concurrent clients C (default: ${DEFAULT-VALUE})")
     int clients;
@@ -46,6 +52,11 @@ public final class LongPollScenario extends ScenarioCommand {
     @Option(names = "--wait-next", description = "Poll without after=<id>, so every request waits for the next event (the article's form)")
     boolean waitNext;
 
+    @Option(names = "--on-virtual-threads", split = ",", description = "Endpoints measured once more, each on a fresh service "
+            + "started with SERVER_VIRTUAL_THREADS=true (requests on virtual threads; the service's JDK must be 21+, see --java), "
+            + "reported as '<endpoint> on virtual threads', e.g. /events/blocking (default: none)")
+    List<String> onVirtualThreads = new ArrayList<>();
+
 
     @Option(names = "--endpoint-limit", defaultValue = "300s", description = "Hard limit per endpoint (default: ${DEFAULT-VALUE})")
     Duration endpointLimit;
@@ -61,7 +72,10 @@ public final class LongPollScenario extends ScenarioCommand {
         report.configure("clients", clients).configure("iterations", iterations).configure("tick", tick)
                 .configure("Jetty maxThreads", threads).configure("endpoints", endpoints).configure("poll timeout s", pollTimeout)
                 .configure("cursor", waitNext ? "none (every poll waits for the next event)" : "after = last id seen")
-                .configure("limit per endpoint", endpointLimit);
+                .configure("limit per endpoint", endpointLimit)
+                .configure("on virtual threads", onVirtualThreads.isEmpty() ? "none"
+                        : onVirtualThreads + " once more, each on a fresh service with SERVER_VIRTUAL_THREADS=true (the other "
+                        + "endpoints' services run on platform threads; 'service overrides' below shows the last service started)");
         report.summary(clients + " clients each poll " + iterations + " times; an event arrives every " + tick.toMillis() + " ms, so at "
                 + "best every client is answered once per event: " + Report.num(limit) + " req/s (C ÷ tick). The article (Tomcat, "
                 + "200 workers, 2,000 × 10, 2 s): blocking 9,492 ms average, 195 req/s; AsyncContext 1,875 ms average, 939 req/s. "
@@ -97,7 +111,7 @@ public final class LongPollScenario extends ScenarioCommand {
             Target fresh = spare != null ? spare : open(report, environment, properties);
             spare = null;
             try (Target service = fresh) {
-                EndpointPolls polls = poll(service, endpoint, report);
+                EndpointPolls polls = poll(service, endpoint, endpoint, report);
                 LongPollView.add(report, polls, endpointLimit);
                 measured.add(polls);
             }
@@ -105,19 +119,59 @@ public final class LongPollScenario extends ScenarioCommand {
         if (spare != null) {
             spare.close();
         }
+        for (String endpoint : onVirtualThreads) {
+            pollOnVirtualThreads(endpoint, environment, properties, report).ifPresent(measured::add);
+        }
         LongPollView.present(report, measured, clients, iterations, tick, threads);
     }
 
-    /** Every client's polls of one endpoint, until they are done or the endpoint's time limit. */
-    private EndpointPolls poll(Target service, String endpoint, Report report) throws Exception {
-        PhaseRecorder recorder = new PhaseRecorder(endpoint, report.directory().resolve(GeneratedLoad.fileName("longpoll" + endpoint) + ".hlog"),
+    /** One endpoint on a fresh service whose requests run on virtual threads; empty (and a note) if that service did not start. */
+    private Optional<EndpointPolls> pollOnVirtualThreads(String endpoint, Map<String, String> environment, List<String> properties,
+                                                         Report report) throws Exception {
+        String label = endpoint + VIRTUAL_THREADS_SUFFIX;
+        if (deadline().isUp()) {
+            report.note("Time limit reached: " + label + " skipped.");
+            return Optional.empty();
+        }
+        if (target().runningService().isPresent()) {
+            report.note(label + " skipped: with --url the tool cannot start a service with SERVER_VIRTUAL_THREADS=true.");
+            return Optional.empty();
+        }
+        Map<String, String> virtual = new LinkedHashMap<>(environment);
+        virtual.put("SERVER_VIRTUAL_THREADS", "true");
+        Target fresh;
+        try {
+            fresh = open(report, virtual, properties);
+        } catch (IllegalStateException | IOException e) {
+            report.note(label + " skipped: the service did not start with SERVER_VIRTUAL_THREADS=true (it needs JDK 21+; "
+                    + "see --java). " + firstLines(e.getMessage()));
+            return Optional.empty();
+        }
+        try (Target service = fresh) {
+            EndpointPolls polls = poll(service, endpoint, label, report);
+            LongPollView.add(report, polls, endpointLimit);
+            return Optional.of(polls);
+        }
+    }
+
+    /** The first line of a start failure, and the service's own reason when its log has one. */
+    private static String firstLines(String message) {
+        String text = message == null ? "" : message;
+        String first = text.lines().findFirst().orElse("");
+        String reason = text.lines().filter(line -> line.contains("needs JDK 21+")).findFirst().orElse("");
+        return reason.isEmpty() ? first : first + " " + reason.trim();
+    }
+
+    /** Every client's polls of one endpoint, until they are done or the endpoint's time limit; reported as {@code label}. */
+    private EndpointPolls poll(Target service, String endpoint, String label, Report report) throws Exception {
+        PhaseRecorder recorder = new PhaseRecorder(label, report.directory().resolve(GeneratedLoad.fileName("longpoll" + label) + ".hlog"),
                 service.serverCpu());
         PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext, recorder);
         boolean complete;
-        try (Progress progress = progress(endpoint, (long) clients * iterations)) {
+        try (Progress progress = progress(label, (long) clients * iterations)) {
             complete = polling.run(deadline().within(endpointLimit), progress);
         }
-        return new EndpointPolls(endpoint, recorder.finish("HTTP/1.1", endpoint, 0), recorder.histogram(), complete,
+        return new EndpointPolls(label, recorder.finish("HTTP/1.1", endpoint, 0), recorder.histogram(), complete,
                 polling.events(), polling.missed(), polling.noEvent(), polling.unparsable());
     }
 }

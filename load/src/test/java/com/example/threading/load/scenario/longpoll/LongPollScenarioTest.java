@@ -47,4 +47,22 @@ class LongPollScenarioTest {
         }
         assertThat(results.path("tables").get(0).path("title").asText()).contains(CLIENTS + " clients × " + ITERATIONS + " iterations");
     }
+
+    @Test
+    void anEndpointIsMeasuredOnceMoreOnVirtualThreadsOrTheRefusalIsReported(@TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "longpoll", "--clients", "20", "--iterations", "2", "--tick", "500ms",
+                "--threads", "60", "--poll-timeout", "5", "--endpoint-limit", "30s", "--max-duration", "90s",
+                "--endpoints", "/events", "--on-virtual-threads", "/events/blocking");
+        JsonNode results = new com.fasterxml.jackson.databind.ObjectMapper().readTree(folder.resolve("results.json").toFile());
+        String label = "/events/blocking" + LongPollScenario.VIRTUAL_THREADS_SUFFIX;
+        if (ReportAssertions.virtualThreads()) {
+            JsonNode poll = phase(results, label);
+            assertThat(poll.path("outcomes").path("OK").asLong()).isEqualTo(40);
+            assertThat(results.path("data").path("longpoll").path(label).path("complete").asBoolean()).isTrue();
+        } else {
+            assertThat(results.path("notes").toString()).contains(label + " skipped").contains("needs JDK 21+");
+            assertThat(results.path("data").path("longpoll").has(label)).isFalse();
+        }
+        assertThat(phase(results, "/events").path("outcomes").path("OK").asLong()).isEqualTo(40);
+    }
 }
