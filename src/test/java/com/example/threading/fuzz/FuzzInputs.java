@@ -21,7 +21,7 @@ import net.jqwik.api.Tuple;
  *
  * <p>Valid waits are kept short so that a run stays within its time budget: {@code ms} is never generated in
  * 301..60000, and a {@code /fanout} of more than 10 calls waits 0 or 1 ms per call (the service accepts all of these;
- * {@link ServiceFuzzProperties} probes the longest valid waits once, at the start).
+ * {@link ServiceFuzzTest} probes the longest valid waits once, at the start).
  *
  * <p>Thread-safety: stateless; jqwik calls it from the test thread.
  */
