@@ -19,7 +19,8 @@ import org.slf4j.Marker;
  * <li>an exception that says the client had gone ({@link ClientGone}), e.g. Jersey's "Error while closing the output
  * stream in order to commit response";</li>
  * <li>Jetty's HTTP parser's warnings about what a client sent (e.g. "Encountered multiple `Host` headers");</li>
- * <li>Jetty's "Bad Authority" for a request whose authority is not a host (e.g. {@code CONNECT /path});</li>
+ * <li>Jetty's warnings about a request's authority ("Bad Authority" for {@code CONNECT /path}, "Bad IPv6Address"
+ * for {@code http://127.0.0.1:99999/}), which only client input causes;</li>
  * <li>a {@code ZipException} (a client's {@code Content-Encoding: gzip} body that does not inflate; Dropwizard answers
  * it 400), which Jetty's servlet channel logs as a WARN.</li>
  * </ul>
@@ -38,7 +39,6 @@ public final class QuietClientFaults extends TurboFilter implements Managed {
 
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(QuietClientFaults.class);
     private static final String JETTY_HOST_PORT = "org.eclipse.jetty.util.HostPort";
-    private static final String BAD_AUTHORITY = "Bad Authority";
     private static final String JETTY_HTTP_PARSER = "org.eclipse.jetty.http.HttpParser";
     private static final String JETTY = "org.eclipse.jetty.";
     private static final String ZIP_EXCEPTION = ZipException.class.getName();
@@ -92,7 +92,7 @@ public final class QuietClientFaults extends TurboFilter implements Managed {
         if (JETTY_HTTP_PARSER.equals(loggerName) && thrown == null) {
             return "a client sent a request the HTTP parser warns about";
         }
-        if (JETTY_HOST_PORT.equals(loggerName) && format != null && format.startsWith(BAD_AUTHORITY)) {
+        if (JETTY_HOST_PORT.equals(loggerName) && thrown == null) {
             return "a client sent a bad authority";
         }
         Throwable cause = thrown;

@@ -17,6 +17,7 @@ class QuietClientFaultsTest {
         assertThat(QuietClientFaults.clientFault("org.eclipse.jetty.http.HttpParser",
                 "Encountered multiple `Host` headers. [x, y]", null)).isNotNull();
         assertThat(QuietClientFaults.clientFault("org.eclipse.jetty.util.HostPort", "Bad Authority: [{}] [/x]", null)).isNotNull();
+        assertThat(QuietClientFaults.clientFault("org.eclipse.jetty.util.HostPort", "Bad IPv6Address: [{}] [[x]]", null)).isNotNull();
         assertThat(QuietClientFaults.clientFault("org.eclipse.jetty.ee10.servlet.ServletChannelState", "x",
                 new RuntimeException(new ZipException("Invalid gzip bytes")))).isNotNull();
         assertThat(QuietClientFaults.clientFault("org.eclipse.jetty.ee10.servlet.ServletChannel",

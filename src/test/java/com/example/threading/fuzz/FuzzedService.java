@@ -130,21 +130,21 @@ final class FuzzedService {
 
     /**
      * Waits (up to {@code bound}) until nothing is parked, waiting or in flight, then checks that a normal request is
-     * answered at once (within 2 s on this shared machine); {@link AssertionError} otherwise. Jetty's own count is
-     * skipped when {@code jettyLeakExplained} (a known Jetty bug leaves requests it never completes).
+     * answered at once (within 2 s on this shared machine); {@link AssertionError} otherwise. Up to
+     * {@code explainedLeaks} requests may stay in flight (the application's and Jetty's counts): each occurrence of a
+     * known Jetty bug may leave one that is never completed.
      */
-    void assertQuietAndResponsive(Duration bound, boolean jettyLeakExplained) {
+    void assertQuietAndResponsive(Duration bound, long explainedLeaks) {
         AdminMetrics admin = new AdminMetrics(http, adminPort());
         for (String gauge : IDLE_GAUGES) {
             Await.until(() -> admin.gauge(gauge) == 0, bound, gauge + " back to 0");
         }
         for (String counter : IDLE_COUNTERS) {
-            Await.until(() -> admin.count(counter) == 0, bound, counter + " back to 0");
+            long allowed = counter.endsWith("active-requests") ? explainedLeaks : 0;
+            Await.until(() -> admin.count(counter) <= allowed, bound, counter + " back to " + allowed);
         }
         // What a graceful stop would wait for, at Jetty's level (also requests that never reached a servlet context).
-        if (!jettyLeakExplained) {
-            Await.until(() -> jettyInFlight() == 0, bound, "Jetty's GracefulHandler count back to 0");
-        }
+        Await.until(() -> jettyInFlight() <= explainedLeaks, bound, "Jetty's GracefulHandler count back to " + explainedLeaks);
         Answer normal = http.get(LoopbackHttp.url(port(), "/work/cached?ms=1"));
         if (normal.status() != 200 || normal.latencyMs() > 2_000) {
             throw new AssertionError("a normal request after the fuzz: " + normal.status() + " in " + normal.latencyMs() + " ms");

@@ -120,8 +120,12 @@ final class Http2Abuse implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        client.stop();
+    public void close() {
+        try {
+            client.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping the HTTP/2 client", e);
+        }
     }
 
     private Session connect() throws Exception {
