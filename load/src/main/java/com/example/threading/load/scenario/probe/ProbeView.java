@@ -65,7 +65,7 @@ final class ProbeView {
             headline.add(List.of(run.protocol().label(), Integer.toString(run.loaderRate()), Report.num(run.loaderOkPerSecond()),
                     Long.toString(probe.sent()), Long.toString(probe.count(Outcome.OK)), Report.ms(probe.latencyMs().p50()),
                     Report.ms(probe.latencyMs().p90()), Report.ms(probe.latencyMs().p99()), Report.ms(probe.latencyMs().p999()),
-                    Report.ms(probe.latencyMs().max()), Report.num(probe.serverCpuPercent()), Report.num(probe.toolCpuPercent())));
+                    Report.ms(probe.latencyMs().max()), Report.num(run.serverCpuPercent()), Report.num(run.recorded().get(run.recorded().size() - 1).toolCpuPercent())));
             recorded.addAll(run.recorded());
             histograms.putAll(run.histograms());
         }
@@ -132,10 +132,10 @@ final class ProbeView {
             PhaseResult probePhase = run.probe();
             double tool = run.recorded().get(run.recorded().size() - 1).toolCpuPercent();
             double probeProcess = run.tail().probeProcessPauses().isPresent() ? probePhase.toolCpuPercent() : 0;
-            double others = run.tail().machineCpuPercent() - probePhase.serverCpuPercent() - tool - probeProcess;
+            double others = run.tail().machineCpuPercent() - run.serverCpuPercent() - tool - probeProcess;
             report.note("CPU during the " + protocol + " recording, in % of all " + com.example.threading.load.target.CpuClock.cores()
                     + " cores: the whole machine " + Report.num(run.tail().machineCpuPercent()) + " %, of which the server "
-                    + Report.num(probePhase.serverCpuPercent()) + " %, the tool " + Report.num(tool) + " %"
+                    + Report.num(run.serverCpuPercent()) + " %, the tool " + Report.num(tool) + " %"
                     + (run.tail().probeProcessPauses().isPresent() ? ", the probe's own JVM " + Report.num(probeProcess) + " %" : "")
                     + ", and everything else (other processes on the machine" + (run.crossCheck().isPresent() ? ", h2load" : "")
                     + ", the kernel) " + Report.num(others) + " %.");

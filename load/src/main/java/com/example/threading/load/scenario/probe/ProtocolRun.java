@@ -34,6 +34,11 @@ record ProtocolRun(Protocol protocol, int loaderRate, List<PhaseResult> recorded
         return recorded.get(0);
     }
 
+    /** The server's CPU during the recording (% of all cores): the probe's reading, or a loader's when the probe ran in its own JVM. */
+    double serverCpuPercent() {
+        return recorded.stream().mapToDouble(PhaseResult::serverCpuPercent).filter(Double::isFinite).findFirst().orElse(Double.NaN);
+    }
+
     /** 2xx answers per second of all loaders together, over the probe's duration. */
     double loaderOkPerSecond() {
         long loaderOk = recorded.subList(1, recorded.size()).stream().mapToLong(phase -> phase.count(Outcome.OK)).sum();

@@ -34,6 +34,10 @@ import picocli.CommandLine.Option;
  * (open model, one sender each), long-poll clients keep polling /events and /events/blocking (closed loop), and
  * the service's heap after GC, threads, open files and parked/waiting polls are summed up per minute into
  * {@link MinuteSample}s; {@link Growth} says flat or growing; {@link SoakView} presents it.
+ *
+ * <p>Thread-safety: picocli and {@link #run} use the scenario's thread, which drives the senders and waits; each
+ * long-poll endpoint's {@link PollingClients#run} is called once, on its own thread of a two-thread pool, and the
+ * scenario's thread reads its recorder only after that call has returned (the future's get orders the two).
  */
 @Command(name = "soak",
         description = "Minutes of mixed load (/work patterns, /fanout, long polls); per minute heap after GC, threads, open files, "
@@ -47,7 +51,7 @@ public final class SoakScenario extends ScenarioCommand {
     Duration duration;
 
     @Option(names = "--rate", defaultValue = "1200", description = "Total rate of the /work and /fanout requests, req/s, shared "
-            + "equally (default: ${DEFAULT-VALUE}; about half the server's CPU on 2 cores, see docs/load.md)")
+            + "equally (default: ${DEFAULT-VALUE}; 2,000 put the server at about 60 %% CPU on 2 cores, see docs/load.md)")
     int rate;
 
     @Option(names = "--patterns", split = ",", defaultValue = "blocking,thread-per-request,cached,bounded,virtual",

@@ -85,6 +85,24 @@ class ProbeScenarioTest {
         }
     }
 
+    @Test
+    void theProbeRunsInAJvmOfItsOwnWithProbeProcess(@TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "probe", "--path", "/work/blocking?ms=1", "--rate", "50", "--loaders", "1",
+                "--probe-rate", "20", "--warmup", "1s", "--record", "3s", "--protocols", "HTTP1", "--probe-process",
+                "--connections", "8", "--max-duration", "90s");
+        JsonNode results = assertReportFiles(folder);
+
+        JsonNode probe = phase(results, "probe-http1-record");
+        assertThat(probe.path("sent").asLong()).isBetween(40L, 100L);
+        assertThat(probe.path("outcomes").path("OK").asLong()).isEqualTo(probe.path("sent").asLong());
+        assertThat(probe.path("latencyMs").path("min").asDouble()).isGreaterThanOrEqualTo(1.0);
+        // The child wrote its phase and its own GC log; its pauses have their row.
+        assertThat(folder.resolve("probe-http1-record.json")).isNotEmptyFile();
+        assertThat(folder.resolve("probe-http1-record-gc.log")).isNotEmptyFile();
+        assertThat(table(results, "Where the probe's time goes").path("rows").toString()).contains("probe JVM GC pauses");
+        assertThat(table(results, "Probe latency under load").path("rows").get(0).get(10).asDouble()).as("server CPU").isPositive();
+    }
+
     private static JsonNode table(JsonNode results, String titleStart) {
         for (JsonNode table : results.path("tables")) {
             if (table.path("title").asText().startsWith(titleStart)) {
