@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MetricNamesTest {
 
     static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
-            ThreadingApplication.class, "config.yml", ConfigOverride.randomPorts());
+            ThreadingApplication.class, "config.yml", ConfigOverride.randomPorts(),
+            ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"));
 
     static final LoopbackHttp HTTP = new LoopbackHttp();
 

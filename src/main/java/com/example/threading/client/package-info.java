@@ -6,7 +6,8 @@
  * {@code Flowable} invoker on the same pool), {@code callback} ({@code async()} with an
  * {@code InvocationCallback}), or {@code common}, the pitfall: a blocking call in
  * {@code CompletableFuture.supplyAsync} without an executor, which lands on the ForkJoin common pool (or a new
- * thread per task, depending on the JDK and the CPU count).
+ * thread per task, depending on the JDK and the CPU count); {@link com.example.threading.client.CommonCallLimit}
+ * caps its calls in flight ({@code client.commonMaxCalls}) so that one request cannot start a thousand threads.
  *
  * <p>Threads: a Jetty worker validates the query, suspends the request and only starts the {@code n} calls
  * ({@link com.example.threading.client.FanoutCalls}); the managed pool's threads

@@ -2,15 +2,21 @@ package com.example.threading.errors;
 
 import com.codahale.metrics.Meter;
 import io.dropwizard.core.setup.Environment;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 
 /**
  * Makes every error of the service, on every path and port, the one JSON body {@code {"code":N,"message":"…"}}:
  * a JSON error handler on the Jetty server (errors before any context, on both connectors) and on the
- * application and admin servlet contexts, and Dropwizard's validation errors mapped to the same body.
- * Metric {@code http.error-bodies}: the error bodies Jetty's error handlers wrote (errors the application did
- * not answer itself).
+ * application and admin servlet contexts, a body for the admin tasks' bare error statuses, and Dropwizard's
+ * validation errors mapped to the same body; and keeps what clients cause out of the error log
+ * ({@link QuietClientFaults}) and counts the clients that go away ({@link CountClientDisconnects}). Metrics
+ * {@code http.error-bodies}: the error bodies Jetty's error handlers wrote (errors the application did not answer
+ * itself);
+ * {@code http.client-disconnects}: requests that ended because the client went away (reset or closed its connection
+ * or HTTP/2 stream) before the answer was complete.
  *
  * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server is built; the
  * server's handler is installed from the server's own starting event, before it takes requests.
@@ -19,25 +25,35 @@ public final class JsonErrors {
 
     /** Meter of the error bodies written by the Jetty-level handlers. */
     public static final String ERROR_BODIES = "http.error-bodies";
+    /** Meter of the requests that ended because the client went away before its answer was complete. */
+    public static final String CLIENT_DISCONNECTS = "http.client-disconnects";
 
     private JsonErrors() {
     }
 
-    /** Installs the JSON error handlers and the validation mapper in {@code environment}. */
+    /** Installs the JSON error handlers, the validation mapper, the log filter and the disconnect counter in {@code environment}. */
     public static void register(Environment environment) {
         Meter written = environment.metrics().meter(ERROR_BODIES);
+        Meter disconnects = environment.metrics().meter(CLIENT_DISCONNECTS);
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler(written));
         environment.getAdminContext().setErrorHandler(new JsonErrorHandler(written));
+        // Dropwizard's admin TaskServlet answers 404/405 with a bare status: give those the body too.
+        environment.admin().addFilter("empty-errors-as-json", new EmptyErrorsAsJson())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
         // Dropwizard builds the Server after Application.run and sets its own (HTML) error handler there: replace
-        // it when the server starts, before any connector accepts.
+        // it, and put the disconnect counter in front of every handler, when the server starts, before any
+        // connector accepts.
         environment.lifecycle().addEventListener(new LifeCycle.Listener() {
             @Override
             public void lifeCycleStarting(LifeCycle event) {
                 if (event instanceof Server server) {
                     server.setErrorHandler(new JsonErrorHandler(written));
+                    server.insertHandler(new CountClientDisconnects(disconnects));
                 }
             }
         });
         environment.jersey().register(new ViolationsAsErrorMessage());
+        // Managed: installed in logback when the server starts (after Dropwizard configured logging), removed on stop.
+        environment.lifecycle().manage(new QuietClientFaults());
     }
 }

@@ -9,11 +9,21 @@
  * the server's starting event, because Dropwizard builds the server after {@code Application.run} and sets an HTML
  * handler of its own) and on the application and the admin servlet context, and
  * {@link com.example.threading.errors.ViolationsAsErrorMessage} for Jersey.
- * {@link com.example.threading.errors.ErrorBody} is the body and the rule for its message (the reason phrase for a
- * server fault, never an exception class or a stack trace).
+ * {@link com.example.threading.errors.EmptyErrorsAsJson} gives a body to the bare error statuses of Dropwizard's
+ * admin tasks. {@link com.example.threading.errors.ErrorBody} is the body and the rule for its message (the reason
+ * phrase for a server fault, never an exception class or a stack trace).
  *
- * <p>Threads: the handlers run on whichever Jetty thread fails the request (a selector thread for a parser error,
- * a worker otherwise); the mapper on the thread that runs the resource method. None holds state.
+ * <p>And quiet logs: {@link com.example.threading.errors.QuietClientFaults}, a logback turbo filter, turns the
+ * WARN/ERROR events any client can cause at will (a reset connection while an answer is written, a duplicate
+ * {@code Host}, a bad authority, a gzip body that does not inflate) into DEBUG lines;
+ * {@link com.example.threading.errors.CountClientDisconnects}, a Jetty handler in front of all, counts the requests
+ * whose client went away ({@link com.example.threading.errors.ClientGone} says which failures mean that) in
+ * {@code http.client-disconnects}.
+ *
+ * <p>Threads: the error handlers run on whichever Jetty thread fails the request (a selector thread for a parser
+ * error, a worker otherwise); the mapper and the filter on the thread that runs the resource or servlet; the turbo
+ * filter on every thread that logs; the disconnect counter's listener on the thread that completes a request's
+ * stream. None holds state but thread-safe meters.
  *
  * <p>Entry class: {@link com.example.threading.errors.JsonErrors#register}, called first in
  * {@code ThreadingApplication.run}. To copy: the package (Jetty 12.1 ee10, Dropwizard 5); the page is

@@ -20,7 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code Connection: close}, its body never read; so is a body that times out ({@code 408}), ends early
  * ({@code 400}) or grows too large ({@code 413}).
  *
- * <p>Thread-safety: immutable apart from the atomic count of bodies being read; {@link #publish} is called
+ * <p>At most {@code maxPublishing} accepted requests are in progress at once (reading, publishing, answering);
+ * beyond, {@code 503} with {@code Retry-After}, from the head.
+ *
+ * <p>Thread-safety: immutable apart from two atomic counts: incremented by {@link #publish}, decremented once per
+ * request, when its body is read (bodies) and when it completes (in flight); {@link #publish} is called
  * concurrently from Jetty worker threads, and what follows it runs on Jetty's read callbacks, the JDK's delay
  * scheduler or the stream's threads (see {@link NonBlockingBody} and {@link PublishRequest}).
  */
@@ -37,15 +41,19 @@ final class EventPublishing {
     private final long publishTimeoutMs;
     private final long retryAfterSeconds;
     private final PublishMetrics metrics;
+    private final int maxInFlight;
     private final AtomicInteger bodiesInFlight = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     EventPublishing(EventSink sink, ObjectMapper mapper, JsonResponses json, long maxBytes, PublishAccess access,
-                    long bodyReadTimeoutMs, long publishTimeoutMs, long retryAfterSeconds, PublishMetrics metrics) {
+                    int maxInFlight, long bodyReadTimeoutMs, long publishTimeoutMs, long retryAfterSeconds,
+                    PublishMetrics metrics) {
         this.sink = sink;
         this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.json = json;
         this.maxBytes = maxBytes;
         this.access = access;
+        this.maxInFlight = maxInFlight;
         this.bodyReadTimeoutMs = bodyReadTimeoutMs;
         this.publishTimeoutMs = publishTimeoutMs;
         this.retryAfterSeconds = retryAfterSeconds;
@@ -55,6 +63,11 @@ final class EventPublishing {
     /** Bodies of {@code POST /events} being read right now (for the {@code events.publish.reading} gauge). */
     int bodiesInFlight() {
         return bodiesInFlight.get();
+    }
+
+    /** Accepted {@code POST /events} not yet answered: reading, parsing or publishing (the {@code events.publish.in-flight} gauge). */
+    int inFlight() {
+        return inFlight.get();
     }
 
     /** Checks the request head on the calling (container) thread, then reads, parses and publishes without waiting. */
@@ -86,10 +99,26 @@ final class EventPublishing {
             refuse(response, 413, "the event body is limited to " + maxBytes + " bytes");
             return;
         }
-        AsyncContext context = request.startAsync();
+        if (inFlight.incrementAndGet() > maxInFlight) {
+            // Slow publishers (who passed the access rule) may hold at most maxPublishing requests (sockets, buffers);
+            // the server's admission control does not count /events, so this is publishing's only bound.
+            inFlight.decrementAndGet();
+            metrics.busy.mark();
+            response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
+            response.setHeader("Connection", CLOSE);
+            json.writeError(response, 503, maxInFlight + " publishes are in progress (events.maxPublishing); retry later");
+            return;
+        }
+        AsyncContext context;
+        try {
+            context = request.startAsync();
+        } catch (RuntimeException e) {
+            inFlight.decrementAndGet();
+            throw e;
+        }
         // Jetty's async timeout is only a backstop: the body deadline and the publish deadline come first.
         context.setTimeout(bodyReadTimeoutMs + publishTimeoutMs + PublishRequest.BACKSTOP_MARGIN_MS);
-        PublishRequest exchange = new PublishRequest(context, json, metrics, retryAfterSeconds);
+        PublishRequest exchange = new PublishRequest(context, json, metrics, retryAfterSeconds, inFlight::decrementAndGet);
         context.addListener(exchange);
         NonBlockingBody.read(request.getInputStream(), declaredLength, maxBytes, bodyReadTimeoutMs, bodiesInFlight)
                 .whenComplete((body, failure) -> {

@@ -54,6 +54,16 @@ public final class EventsConfiguration {
     @JsonProperty
     private Duration bodyReadTimeout = Duration.seconds(5);
 
+    /**
+     * Most {@code POST /events} in progress at once (body being read, event being published, answer being written);
+     * beyond it 503 with Retry-After. Bounds what slow publishers can hold (admission control does not count
+     * {@code /events}).
+     */
+    @Min(1)
+    @Max(100_000)
+    @JsonProperty
+    private int maxPublishing = 64;
+
     /** How many recent events the history ring keeps for cursors. */
     @Min(1)
     @Max(100_000)
@@ -129,6 +139,10 @@ public final class EventsConfiguration {
 
     String getPublishToken() {
         return publishToken;
+    }
+
+    int getMaxPublishing() {
+        return maxPublishing;
     }
 
     Duration getBodyReadTimeout() {

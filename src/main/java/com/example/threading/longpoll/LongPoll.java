@@ -89,10 +89,12 @@ public final class LongPoll {
             LOG.info("No events.publishToken (EVENTS_PUBLISH_TOKEN) is set: POST {} accepts clients on this machine only", PATH);
         }
         EventPublishing publishing = new EventPublishing(sink, environment.getObjectMapper(), json,
-                configuration.getMaxEventSize().toBytes(), access, configuration.getBodyReadTimeout().toMilliseconds(),
+                configuration.getMaxEventSize().toBytes(), access, configuration.getMaxPublishing(),
+                configuration.getBodyReadTimeout().toMilliseconds(),
                 configuration.getPublishTimeout().toMilliseconds(), configuration.getRetryAfter().toSeconds(),
                 new PublishMetrics(metrics));
         metrics.register("events.publish.reading", (Gauge<Integer>) publishing::bodiesInFlight);
+        metrics.register("events.publish.in-flight", (Gauge<Integer>) publishing::inFlight);
 
         ServletRegistration.Dynamic async = environment.servlets()
                 .addServlet("events", new LongPollServlet(hub, publishing, json, limits));

@@ -16,6 +16,8 @@ final class PublishMetrics {
     final Meter slowBodies;
     /** Answered 400 because the body could not be read: it ended early or its framing was broken (also in {@link #refused}). */
     final Meter brokenBodies;
+    /** Answered 503 from the head because {@code maxPublishing} publishes were already in progress. */
+    final Meter busy;
     /** Answered 503 because the stream failed or did not take the event within {@code publishTimeout}. */
     final Meter failures;
     /** Answers that could not be written (the client went away). */
@@ -25,6 +27,7 @@ final class PublishMetrics {
         refused = registry.meter("events.publish.refused");
         slowBodies = registry.meter("events.publish.slow-bodies");
         brokenBodies = registry.meter("events.publish.broken-bodies");
+        busy = registry.meter("events.publish.busy");
         failures = registry.meter("events.publish.failures");
         disconnects = registry.meter("events.publish.disconnects");
     }

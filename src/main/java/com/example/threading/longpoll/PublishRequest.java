@@ -42,13 +42,19 @@ final class PublishRequest implements AsyncListener {
     private final long retryAfterSeconds;
     private final AtomicReference<Answer> answer = new AtomicReference<>();
     private final AtomicBoolean claimed = new AtomicBoolean();
+    private final Runnable onComplete;
 
-    /** A request already in async mode; the caller adds this as its listener and sets the backstop timeout. */
-    PublishRequest(AsyncContext context, JsonResponses json, PublishMetrics metrics, long retryAfterSeconds) {
+    /**
+     * A request already in async mode; the caller adds this as its listener and sets the backstop timeout.
+     * {@code onComplete} runs once, on the Jetty thread that completes the request.
+     */
+    PublishRequest(AsyncContext context, JsonResponses json, PublishMetrics metrics, long retryAfterSeconds,
+                   Runnable onComplete) {
         this.context = context;
         this.json = json;
         this.metrics = metrics;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.onComplete = onComplete;
     }
 
     /** Publishes {@code data}; the answer is written when the sink's stage completes or {@code timeoutMs} passes. */
@@ -129,7 +135,8 @@ final class PublishRequest implements AsyncListener {
 
     @Override
     public void onComplete(AsyncEvent event) {
-        // Nothing held: the answer and the stage's callback only refer to this object.
+        // Nothing else held: the answer and the stage's callback only refer to this object.
+        onComplete.run();
     }
 
     @Override

@@ -44,7 +44,10 @@
  * <p>To copy: the whole package. It needs Dropwizard core (Jetty 12 ee10 servlets, Jackson, Metrics) and nothing
  * from the other packages: the servlets complete their own async requests. To share one event stream between
  * instances, implement {@link com.example.threading.longpoll.EventSource} and
- * {@link com.example.threading.longpoll.EventSink} in place of {@code InProcessEventStream}; the hub, history
- * and servlets stay as they are.
+ * {@link com.example.threading.longpoll.EventSink} in place of {@code InProcessEventStream}, plus
+ * {@link com.example.threading.longpoll.EventArchive} (cursors the ring cannot answer) and
+ * {@link com.example.threading.longpoll.TickGate} (one ticker per cluster); the hub, history and servlets stay as
+ * they are. The sub-package {@code longpoll.redis} does this on Redis Streams ({@code events.stream.type: redis},
+ * {@code docs/longpoll-redis.md}).
  */
 package com.example.threading.longpoll;

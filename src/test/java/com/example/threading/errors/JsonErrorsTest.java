@@ -2,8 +2,10 @@ package com.example.threading.errors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.CapturedLog;
 import com.example.threading.testing.RawHttpConnection;
 import com.example.threading.testing.RawHttpConnection.Reply;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,7 +15,9 @@ import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import java.io.IOException;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -70,7 +74,19 @@ class JsonErrorsTest {
                 Arguments.of("garbage request line", "HELLO\r\n\r\n", 400),
                 Arguments.of("no such path", head("GET", "/nope"), 404),
                 Arguments.of("method Dropwizard refuses", head("TRACE", "/metrics"), 405),
-                Arguments.of("HTML asked for", head("GET", "/nope", "Accept: text/html"), 404));
+                Arguments.of("HTML asked for", head("GET", "/nope", "Accept: text/html"), 404),
+                Arguments.of("task GET", head("GET", "/tasks/gc"), 405),
+                Arguments.of("no such task", head("POST", "/tasks/nope", "Content-Length: 0"), 404));
+    }
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog();
+
+    @Test
+    void aBadAuthorityIsA400AndNoWarning() throws IOException {
+        assertJsonError(send(APP.getLocalPort(), head("CONNECT", "/work/blocking?ms=1")), 400);
+
+        assertThat(log.atLeast(Level.WARN)).as("WARN/ERROR log lines").isEmpty();
     }
 
     @ParameterizedTest(name = "{0} -> {2}")

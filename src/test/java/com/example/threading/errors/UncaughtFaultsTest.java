@@ -3,10 +3,8 @@ package com.example.threading.errors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import com.example.threading.testing.CapturedLog;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,11 +21,9 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A real server fault (an exception no one handled, in a Jersey resource or a servlet) is a 500 with the one JSON
@@ -43,18 +39,8 @@ class UncaughtFaultsTest {
             FaultsApplication.class, ResourceHelpers.resourceFilePath("errors/faults.yml"));
     private static final LoopbackHttp HTTP = new LoopbackHttp();
 
-    private final ListAppender<ILoggingEvent> log = new ListAppender<>();
-
-    @BeforeEach
-    void captureLog() {
-        log.start();
-        root().addAppender(log);
-    }
-
-    @AfterEach
-    void releaseLog() {
-        root().detachAppender(log);
-    }
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog();
 
     @AfterAll
     static void closeClient() {
@@ -88,15 +74,11 @@ class UncaughtFaultsTest {
     }
 
     private List<ILoggingEvent> errorsWithStackTrace() {
-        return log.list.stream()
+        return log.events().stream()
                 .filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN) && event.getThrowableProxy() != null)
                 .filter(event -> event.getThrowableProxy().getMessage() != null
                         && event.getThrowableProxy().getMessage().contains(SECRET))
                 .toList();
-    }
-
-    private static Logger root() {
-        return ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     }
 
     /** Dropwizard with the service's error handling and two endpoints that fail. */

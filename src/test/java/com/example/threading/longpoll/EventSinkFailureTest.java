@@ -52,7 +52,7 @@ class EventSinkFailureTest {
         JsonResponses json = new JsonResponses(mapper);
         EventHub hub = new EventHub(16, 100, 1, Runnable::run, json, new LongPollMetrics(metrics));
         EventSink sink = data -> behaviour.apply(data);
-        EventPublishing publishing = new EventPublishing(sink, mapper, json, 4096, new PublishAccess(null),
+        EventPublishing publishing = new EventPublishing(sink, mapper, json, 4096, new PublishAccess(null), 64,
                 5000, publishTimeoutMs, 1, new PublishMetrics(metrics));
         QueuedThreadPool pool = new QueuedThreadPool(JETTY_THREADS, 4);
         server = new Server(pool);

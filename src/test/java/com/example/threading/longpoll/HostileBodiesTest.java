@@ -19,6 +19,8 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -34,14 +36,17 @@ class HostileBodiesTest {
 
     private static final String TOKEN = "hostile-test-token";
     private static final int STALLED = 250;
+    private static final int MAX_PUBLISHING = 100;
     private static final long BODY_READ_TIMEOUT_MS = 3000;
 
     static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml",
             ConfigOverride.randomPorts(),
+            ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
             ConfigOverride.config("events.tickPeriod", "0"),
             ConfigOverride.config("events.publishToken", TOKEN),
-            ConfigOverride.config("events.bodyReadTimeout", BODY_READ_TIMEOUT_MS + "ms"));
+            ConfigOverride.config("events.bodyReadTimeout", BODY_READ_TIMEOUT_MS + "ms"),
+            ConfigOverride.config("events.maxPublishing", Integer.toString(MAX_PUBLISHING)));
 
     static final LoopbackHttp HTTP = new LoopbackHttp();
 
@@ -51,9 +56,10 @@ class HostileBodiesTest {
     }
 
     @Test
-    void stalledBodiesHoldNoWorkerAndAreAnswered408WhileTheServiceKeepsAnswering() {
+    void stalledBodiesHoldNoWorkerNorMoreThanMaxPublishingAndAreAnswered408WhileTheServiceKeepsAnswering() {
         QueuedThreadPool jetty = (QueuedThreadPool) APP.getEnvironment().getApplicationContext().getServer().getThreadPool();
         long slowBefore = meter("events.publish.slow-bodies");
+        long busyBefore = meter("events.publish.busy");
         List<RawHttpConnection> stalled = new ArrayList<>();
         try {
             for (int i = 0; i < STALLED; i++) {
@@ -61,28 +67,39 @@ class HostileBodiesTest {
                 stalled.add(RawHttpConnection.open(APP.getLocalPort()).send(publishHead(100, "Authorization: Bearer " + TOKEN) + "{\""));
             }
             long start = System.nanoTime();
-            Await.until(() -> reading() == STALLED, Duration.ofSeconds(20), STALLED + " bodies being read");
-            assertThat(jetty.getBusyThreads()).as("Jetty workers busy while %d bodies stall", STALLED).isLessThan(50);
+            Await.until(() -> reading() == MAX_PUBLISHING && meter("events.publish.busy") == busyBefore + STALLED - MAX_PUBLISHING,
+                    Duration.ofSeconds(20), MAX_PUBLISHING + " bodies being read, the rest refused");
+            assertThat(jetty.getBusyThreads()).as("Jetty workers busy while %d bodies stall", MAX_PUBLISHING).isLessThan(50);
 
             AdminMetrics admin = new AdminMetrics(HTTP, APP.getAdminPort());
             assertThat(HTTP.get(app("/work/cached?ms=0")).status()).isEqualTo(200);
+            assertThat(HTTP.get(app("/work/blocking?ms=0")).status()).isEqualTo(200);
             assertThat(HTTP.get(app("/events?timeout=1")).status()).isIn(200, 204);
-            assertThat(publish("{\"during\":\"stall\"}", "Bearer " + TOKEN).status()).isEqualTo(200);
+            Answer busy = publish("{\"during\":\"stall\"}", "Bearer " + TOKEN);
+            assertThat(busy.status()).as("publishing itself is what the stalled publishers hold").isEqualTo(503);
+            assertThat(busy.header("Retry-After")).isEqualTo("1");
+            assertThat(busy.json().get("message").asText()).contains("events.maxPublishing");
             Answer health = admin.healthcheck();
             assertThat(health.status()).as(health.body()).isEqualTo(200);
             assertThat((System.nanoTime() - start) / 1_000_000).as("checked before the deadline fired").isLessThan(BODY_READ_TIMEOUT_MS);
 
+            Map<Integer, Integer> byStatus = new TreeMap<>();
             for (RawHttpConnection connection : stalled) {
                 String answer = connection.readToEnd(); // returns because the server closes the connection
-                assertRefused(answer, 408);
+                int status = Integer.parseInt(answer.substring("HTTP/1.1 ".length(), "HTTP/1.1 ".length() + 3));
+                byStatus.merge(status, 1, Integer::sum);
+                assertRefused(answer, status);
             }
+            assertThat(byStatus).isEqualTo(Map.of(408, MAX_PUBLISHING, 503, STALLED - MAX_PUBLISHING));
             long tookMs = (System.nanoTime() - start) / 1_000_000;
             assertThat(tookMs).as("all answered soon after the body deadline").isLessThan(BODY_READ_TIMEOUT_MS + 15_000);
         } finally {
             stalled.forEach(RawHttpConnection::close);
         }
-        assertThat(meter("events.publish.slow-bodies")).isEqualTo(slowBefore + STALLED);
-        Await.until(() -> reading() == 0, Duration.ofSeconds(5), "no body being read");
+        assertThat(meter("events.publish.slow-bodies")).isEqualTo(slowBefore + MAX_PUBLISHING);
+        Await.until(() -> reading() == 0 && gauge("events.publish.in-flight") == 0, Duration.ofSeconds(5),
+                "no publish in progress");
+        assertThat(publish("{\"after\":\"stall\"}", "Bearer " + TOKEN).status()).isEqualTo(200);
     }
 
     @Test
@@ -120,6 +137,21 @@ class HostileBodiesTest {
                 assertRefused(answer, Integer.parseInt(refusal[0]));
                 assertThat((System.nanoTime() - start) / 1_000_000).as(refusal[1]).isLessThan(BODY_READ_TIMEOUT_MS);
             }
+        }
+    }
+
+    @Test
+    void expectContinueGetsTheBodyAskedForOnlyWhenTheHeadIsAccepted() throws Exception {
+        try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+            String body = "{\"continued\":1}";
+            connection.send(publishHead(body.length(), "Authorization: Bearer " + TOKEN, "Expect: 100-continue"));
+            assertThat(headWithin(connection, BODY_READ_TIMEOUT_MS)).startsWith("HTTP/1.1 100 ");
+            connection.send(body);
+            assertThat(headWithin(connection, BODY_READ_TIMEOUT_MS)).startsWith("HTTP/1.1 200 ");
+        }
+        try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+            // Refused from the head: the final answer comes at once, with no 100 asking for the body.
+            assertRefused(connection.send(publishHead(17, "Expect: 100-continue")).readToEnd(), 401);
         }
     }
 
@@ -195,7 +227,11 @@ class HostileBodiesTest {
     }
 
     private static int reading() {
-        return (Integer) metrics().getGauges().get("events.publish.reading").getValue();
+        return gauge("events.publish.reading");
+    }
+
+    private static int gauge(String name) {
+        return (Integer) metrics().getGauges().get(name).getValue();
     }
 
     private static long meter(String name) {

@@ -25,6 +25,7 @@ class OpenPublishingTest {
     static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml",
             ConfigOverride.randomPorts(),
+            ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
             ConfigOverride.config("events.tickPeriod", "0"));
 
     static final LoopbackHttp HTTP = new LoopbackHttp();

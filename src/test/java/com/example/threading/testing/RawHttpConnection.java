@@ -125,8 +125,11 @@ public final class RawHttpConnection implements AutoCloseable {
      */
     public record Reply(int status, Map<String, String> headers, String body) {
 
-        /** Parses {@code raw}, everything a connection read. */
+        /** Parses {@code raw}, everything a connection read; interim {@code 100 Continue} answers are skipped. */
         public static Reply parse(String raw) {
+            while (raw.startsWith("HTTP/1.1 100 ") && raw.contains("\r\n\r\n")) {
+                raw = raw.substring(raw.indexOf("\r\n\r\n") + 4);
+            }
             int headEnd = raw.indexOf("\r\n\r\n");
             if (!raw.startsWith("HTTP/") || headEnd < 0) {
                 return new Reply(-1, Map.of(), raw);

@@ -2,7 +2,8 @@
  * What tests of this service share: a loopback HTTP client ({@link com.example.threading.testing.LoopbackHttp},
  * answers as {@link com.example.threading.testing.LoopbackHttp.Answer}), raw connections for clients that
  * misbehave ({@link com.example.threading.testing.RawHttpConnection}), reading metrics and health from the admin
- * port ({@link com.example.threading.testing.AdminMetrics}), and waiting for a condition with a deadline
+ * port ({@link com.example.threading.testing.AdminMetrics}), what the service logs
+ * ({@link com.example.threading.testing.CapturedLog}), and waiting for a condition with a deadline
  * ({@link com.example.threading.testing.Await}).
  *
  * <p>Nothing here starts a server: tests do that themselves with Dropwizard's {@code DropwizardAppExtension} or

@@ -1,6 +1,7 @@
 package com.example.threading.load;
 
 import com.example.threading.load.scenario.ScenarioOptions;
+import com.example.threading.load.scenario.cluster.ClusterScenario;
 import com.example.threading.load.scenario.limit.LimitScenario;
 import com.example.threading.load.scenario.longpoll.LongPollScenario;
 import com.example.threading.load.scenario.probe.ProbeScenario;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Command;
 @Command(name = "threading-load", mixinStandardHelpOptions = true, version = "threading-load 1.0",
         description = "Runs the experiments of the threading reference service and writes a report folder "
                 + "(report.md, PNG plots, HdrHistogram logs, results.json).",
-        subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, SoakScenario.class})
+        subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, SoakScenario.class,
+                ClusterScenario.class})
 public final class LoadTool {
 
     private LoadTool() {

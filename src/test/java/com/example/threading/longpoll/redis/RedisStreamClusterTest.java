@@ -83,6 +83,8 @@ class RedisStreamClusterTest {
         assertThat(events.get(0).get("time").asText()).isEqualTo(published.json().get("time").asText());
         assertThat(answer.json().get("lastId").asLong()).isEqualTo(id);
         Await.until(() -> a.lastId() == id, Duration.ofSeconds(10), "A's own reader delivered the event to A's hub");
+        assertThat(a.admin().count("events.redis.publish.latency")).as("publishes timed").isPositive();
+        assertThat(a.admin().gauge("events.redis.reader.lag")).isZero();
     }
 
     @Test

@@ -129,6 +129,15 @@ final class ServiceProcess implements AutoCloseable {
         return log;
     }
 
+    /** Kills the child at once with SIGKILL (no graceful stop: the crash a cluster must survive), waiting for its PID to end. */
+    void kill() {
+        try {
+            process.destroyForcibly().waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Stops the child: SIGTERM (Dropwizard's graceful stop), then SIGKILL if it has not exited in time. */
     @Override
     public void close() {

@@ -63,6 +63,11 @@ public final class Target implements AutoCloseable {
         return caveats;
     }
 
+    /** Kills the child this tool started with SIGKILL (a crash); a running service given by URL is left alone. */
+    public void kill() {
+        child.ifPresent(ServiceProcess::kill);
+    }
+
     /** The service's GC log ({@code -Xlog:gc*}), when the tool started the service and so could ask for one. */
     public Optional<Path> gcLog() {
         return child.map(ServiceProcess::gcLog);

@@ -29,10 +29,13 @@ class ScenarioOptionsTest {
                     "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options", "--connections"),
             "limit", List.of("--admission", "--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"),
             "soak", List.of("--blocking-pollers", "--connections", "--duration", "--fanout", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
-                    "--pollers", "--rate"));
+                    "--pollers", "--rate"),
+            "cluster", List.of("--clients", "--duration", "--instances", "--kill-one", "--poll-timeout", "--rate", "--redis-uri",
+                    "--skip-in-process"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
-            "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200));
+            "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200),
+            "cluster", Duration.ofSeconds(300));
 
     private static CommandLine tool() {
         return ScenarioOptions.configure(new CommandLine(LoadTool.class));
@@ -40,7 +43,7 @@ class ScenarioOptionsTest {
 
     @Test
     void everyScenarioListsTheSharedOptionsAndItsOwnNothingMore() {
-        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak");
+        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak", "cluster");
         tool().getSubcommands().forEach((name, scenario) -> {
             TreeSet<String> expected = new TreeSet<>(SHARED);
             expected.addAll(OWN.get(name));

@@ -89,7 +89,7 @@ public final class LimitScenario extends ScenarioCommand {
                 }
             }
         }
-        LimitView.present(report, path, protocol, step, steps);
+        LimitView.present(report, path, protocol, steps);
     }
 
     private LimitStep step(Report report, Target service, AdmissionMode mode, int rate, String path) throws InterruptedException {

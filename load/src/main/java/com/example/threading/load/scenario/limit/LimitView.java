@@ -37,7 +37,7 @@ final class LimitView {
     }
 
     /** The tables and plots of every measured step. */
-    static void present(Report report, String path, Protocol protocol, Duration length, List<LimitStep> steps) throws IOException {
+    static void present(Report report, String path, Protocol protocol, List<LimitStep> steps) throws IOException {
         List<LimitStep> sideBySide = steps.stream()
                 .sorted(Comparator.comparingInt(LimitStep::offeredRate).thenComparing(LimitStep::admission)).toList();
         List<List<String>> rows = new ArrayList<>();
@@ -49,7 +49,7 @@ final class LimitView {
                         "other %", "2xx p50 ms", "2xx p99 ms", "503 p50 ms", "503 p99 ms", "server CPU %"),
                 rows));
         report.table(PhaseViews.table("All steps in detail", steps.stream().map(LimitStep::phase).toList()));
-        plotAgainstRate(report, length, steps);
+        plotAgainstRate(report, steps);
         for (AdmissionMode mode : steps.stream().map(LimitStep::admission).distinct().toList()) {
             List<LimitStep> ofMode = steps.stream().filter(step -> step.admission() == mode).toList();
             Map<String, Histogram> histograms = new LinkedHashMap<>();
@@ -71,7 +71,7 @@ final class LimitView {
                 Report.num(phase.serverCpuPercent()));
     }
 
-    private static void plotAgainstRate(Report report, Duration length, List<LimitStep> steps) throws IOException {
+    private static void plotAgainstRate(Report report, List<LimitStep> steps) throws IOException {
         Map<String, List<double[]>> throughput = new LinkedHashMap<>();
         Map<String, List<double[]>> latency = new LinkedHashMap<>();
         List<double[]> offered = new ArrayList<>();
@@ -82,7 +82,7 @@ final class LimitView {
             double seconds = phase.durationSeconds();
             String mode = " (admission " + step.admission().label() + ")";
             if (step.admission() == steps.get(0).admission()) {
-                offered.add(new double[] {rate, phase.sent() / Math.max(seconds, length.toSeconds())});
+                offered.add(new double[] {rate, rate});
             }
             series(throughput, "2xx/s" + mode).add(new double[] {rate, phase.okPerSecond()});
             series(throughput, "503/s" + mode).add(new double[] {rate, phase.count(Outcome.REJECTED_503) / seconds});
@@ -94,7 +94,7 @@ final class LimitView {
         Plots.lines(report.directory().resolve("limit-throughput.png"), "Answers by kind against offered rate", "offered requests/s",
                 "requests/s", throughput);
         report.plot("limit-throughput.png", "What became of the offered load at each step, per admission mode: 2xx, 503, and "
-                + "resets + client timeouts + unanswered per second.");
+                + "resets + client timeouts + unanswered per second (what the sender managed to send is in the table's sent column).");
         Plots.lines(report.directory().resolve("limit-latency.png"), "Latency against offered rate (log scale)", "offered requests/s",
                 "ms", latency, true);
         report.plot("limit-latency.png", "p50 and p99 of the 2xx answers and p99 of the 503 answers at each step, per admission mode "

@@ -47,7 +47,7 @@ class LimitViewTest {
             LimitView.add(report, step, Duration.ofSeconds(2));
         }
         // Measured mode by mode (on: 100, 200; then off: 200), shown rate by rate.
-        LimitView.present(report, "/work/blocking?ms=100", Protocol.HTTP1, Duration.ofSeconds(2), List.of(onBelow, on, off));
+        LimitView.present(report, "/work/blocking?ms=100", Protocol.HTTP1, List.of(onBelow, on, off));
 
         Table table = report.tables().get(0);
         assertThat(table.title()).isEqualTo("Admission control on and off at the same offered rates (HTTP/1.1, `/work/blocking?ms=100`)");

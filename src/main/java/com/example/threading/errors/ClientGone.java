@@ -1,0 +1,41 @@
+package com.example.threading.errors;
+
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * Tells a failure that means "the client went away" (it reset or closed its connection or HTTP/2 stream before the
+ * answer was complete) from a server fault: Jetty's {@code EofException} anywhere in the causes, an
+ * {@code IOException} "Connection reset by peer" or "Broken pipe", or Jetty's "Request/Response does not exist
+ * (likely recycled)" — what a late writer gets after Jetty completed a request whose HTTP/2 stream was reset.
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class ClientGone {
+
+    private static final String JETTY_EOF = "org.eclipse.jetty.io.EofException";
+    private static final String RECYCLED = "Request/Response does not exist";
+    private static final int MAX_CAUSES = 16;
+
+    private ClientGone() {
+    }
+
+    /** The exception in {@code failure}'s causes that says the client had gone, or null when none does. */
+    static Throwable cause(Throwable failure) {
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
+            if (JETTY_EOF.equals(cause.getClass().getName())) {
+                return cause;
+            }
+            String message = cause.getMessage() == null ? "" : cause.getMessage();
+            String lower = message.toLowerCase(Locale.ROOT);
+            if (cause instanceof IOException && (lower.contains("connection reset by peer") || lower.contains("broken pipe"))) {
+                return cause;
+            }
+            if (cause instanceof IllegalStateException && message.startsWith(RECYCLED)) {
+                return cause;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,92 @@
+package com.example.threading.errors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Meter;
+import com.example.threading.ThreadingApplication;
+import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.CapturedLog;
+import com.example.threading.testing.LoopbackHttp;
+import com.example.threading.testing.RawHttpConnection;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.junit5.DropwizardAppExtension;
+import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Clients that reset their connection (HTTP/1.1, SO_LINGER 0) or their stream (HTTP/2) while an answer is on its
+ * way: counted in {@code http.client-disconnects}, no WARN or ERROR in the log (Jersey would log "Error while
+ * closing the output stream" with a stack trace each time), and no request left in flight.
+ */
+@ExtendWith(DropwizardExtensionsSupport.class)
+class ClientDisconnectsTest {
+
+    private static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
+            ThreadingApplication.class, "config.yml", ConfigOverride.randomPorts(),
+            ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
+            ConfigOverride.config("events.tickPeriod", "0s"));
+    private static final LoopbackHttp H2 = new LoopbackHttp(HttpClient.Version.HTTP_2);
+    private static final int RESETS = 3;
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog();
+
+    @AfterAll
+    static void closeClient() {
+        H2.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/work/cached?ms=300", "/work/blocking?ms=300", "/work/bounded?ms=300", "/fanout?n=2&ms=300"})
+    void http1ResetsAreCountedNotLoggedAsErrors(String pathAndQuery) throws Exception {
+        long before = disconnects().getCount();
+        for (int i = 0; i < RESETS; i++) {
+            try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+                connection.send(RawHttpConnection.requestHead("GET", pathAndQuery));
+                Thread.sleep(100);
+                connection.reset();
+            }
+        }
+        assertCountedQuietlyAndNothingInFlight(before);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/work/cached?ms=300", "/work/blocking?ms=300", "/fanout?n=2&ms=300"})
+    void http2StreamResetsAreCountedNotLoggedAsErrors(String pathAndQuery) throws Exception {
+        H2.get(LoopbackHttp.url(APP.getLocalPort(), "/work/cached?ms=1")); // the h2c upgrade, once
+        long before = disconnects().getCount();
+        for (int i = 0; i < RESETS; i++) {
+            CompletableFuture<HttpResponse<String>> answer = H2.client().sendAsync(
+                    LoopbackHttp.request(LoopbackHttp.url(APP.getLocalPort(), pathAndQuery)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Thread.sleep(100);
+            answer.cancel(true); // RST_STREAM
+        }
+        assertCountedQuietlyAndNothingInFlight(before);
+    }
+
+    private void assertCountedQuietlyAndNothingInFlight(long before) {
+        Await.until(() -> disconnects().getCount() - before >= RESETS, Duration.ofSeconds(10),
+                RESETS + " disconnects counted in " + JsonErrors.CLIENT_DISCONNECTS);
+        Counter inFlight = APP.getEnvironment().metrics()
+                .counter("io.dropwizard.jetty.MutableServletContextHandler.active-requests");
+        Await.until(() -> inFlight.getCount() == 0, Duration.ofSeconds(10), "no request in flight");
+        assertThat(disconnects().getCount() - before).as("each reset counted once").isEqualTo(RESETS);
+        assertThat(log.atLeast(Level.WARN)).as("WARN/ERROR log lines").isEmpty();
+    }
+
+    private static Meter disconnects() {
+        return APP.getEnvironment().metrics().meter(JsonErrors.CLIENT_DISCONNECTS);
+    }
+}

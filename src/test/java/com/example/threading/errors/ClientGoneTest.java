@@ -1,0 +1,47 @@
+package com.example.threading.errors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.eclipse.jetty.io.EofException;
+import org.junit.jupiter.api.Test;
+
+/** Which exceptions say "the client had gone", without a server. */
+class ClientGoneTest {
+
+    @Test
+    void jettyEofAnywhereInTheCausesIsADisconnect() {
+        EofException eof = new EofException("reset");
+        assertThat(ClientGone.cause(new UncheckedIOException(eof))).isSameAs(eof);
+        assertThat(ClientGone.cause(eof)).isSameAs(eof);
+    }
+
+    @Test
+    void resetAndBrokenPipeAreDisconnects() {
+        assertThat(ClientGone.cause(new IOException("Connection reset by peer"))).isNotNull();
+        assertThat(ClientGone.cause(new RuntimeException(new IOException("Broken pipe")))).isNotNull();
+    }
+
+    @Test
+    void aWriteAfterTheRequestWasRecycledIsADisconnect() {
+        assertThat(ClientGone.cause(
+                new IllegalStateException("Request/Response does not exist (likely recycled)"))).isNotNull();
+    }
+
+    @Test
+    void otherFaultsAreNot() {
+        assertThat(ClientGone.cause(null)).isNull();
+        assertThat(ClientGone.cause(new IllegalStateException("boom"))).isNull();
+        assertThat(ClientGone.cause(new IOException("No space left on device"))).isNull();
+        assertThat(ClientGone.cause(new NullPointerException())).isNull();
+    }
+
+    @Test
+    void aCauseCycleEnds() {
+        RuntimeException a = new RuntimeException("a");
+        RuntimeException b = new RuntimeException("b", a);
+        a.initCause(b);
+        assertThat(ClientGone.cause(a)).isNull();
+    }
+}

@@ -1,0 +1,76 @@
+package com.example.threading.testing;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the service logs while a test runs: a logback {@link ListAppender} on the root logger, attached before
+ * each test (after the server started: Dropwizard resets logback when it configures logging) and detached after
+ * it. It sees what the appenders see, after every filter.
+ * <pre>{@code
+ * @RegisterExtension
+ * final CapturedLog log = new CapturedLog();
+ * ...
+ * assertThat(log.atLeast(Level.WARN)).isEmpty();
+ * }</pre>
+ * Outside JUnit Jupiter (e.g. a jqwik container), call {@link #start()} and {@link #stop()}.
+ *
+ * <p>Thread-safety: the service's threads append concurrently (logback's {@code ListAppender} appends under the
+ * appender's lock); read {@link #events} once the requests are done.
+ */
+public final class CapturedLog implements BeforeEachCallback, AfterEachCallback {
+
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+    /** Starts capturing everything logged from now on (before each test when registered as an extension). */
+    public void start() {
+        synchronized (appender) {
+            appender.list.clear();
+        }
+        appender.start();
+        root().addAppender(appender);
+    }
+
+    /** Stops capturing (after each test when registered as an extension). */
+    public void stop() {
+        root().detachAppender(appender);
+        appender.stop();
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        start();
+    }
+
+    /** Everything captured so far. */
+    public List<ILoggingEvent> events() {
+        synchronized (appender) {
+            return List.copyOf(appender.list);
+        }
+    }
+
+    /** The events at {@code level} or above, as "LEVEL logger: message" lines (for readable assertion failures). */
+    public List<String> atLeast(Level level) {
+        return events().stream()
+                .filter(event -> event.getLevel().isGreaterOrEqual(level))
+                .map(event -> event.getLevel() + " " + event.getLoggerName() + ": " + event.getFormattedMessage())
+                .toList();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        stop();
+    }
+
+    private static Logger root() {
+        return ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    }
+}
