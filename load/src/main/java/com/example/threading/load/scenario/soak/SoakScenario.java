@@ -74,6 +74,10 @@ public final class SoakScenario extends ScenarioCommand {
     @Option(names = "--poll-timeout", defaultValue = "10", description = "Each poll's timeout parameter, s (default: ${DEFAULT-VALUE})")
     int pollTimeout;
 
+    @Option(names = "--connections", defaultValue = "1024", description = "Most connections each sender opens; beyond it requests "
+            + "wait in the client's queue, so open files measure the service, not the client's churn (default: ${DEFAULT-VALUE})")
+    int connections;
+
     @Option(names = "--idle-timeout", defaultValue = "30s", description = "Client idle timeout per request (default: ${DEFAULT-VALUE})")
     Duration idleTimeout;
 
@@ -97,7 +101,8 @@ public final class SoakScenario extends ScenarioCommand {
         int perPath = Math.max(1, rate / paths.size());
         report.configure("duration", duration).configure("rate", rate).configure("paths", paths).configure("rate per path", perPath)
                 .configure("pollers /events", pollers).configure("pollers /events/blocking", blockingPollers)
-                .configure("poll timeout s", pollTimeout).configure("client idle timeout", idleTimeout);
+                .configure("poll timeout s", pollTimeout).configure("client idle timeout", idleTimeout)
+                .configure("connections per sender", connections);
         report.summary("For " + Durations.format(duration) + ", " + paths.size() + " senders offer " + perPath + " req/s each (open model) to "
                 + String.join(", ", paths.stream().map(path -> "`" + path + "`").toList()) + ", while " + pollers + " clients long-poll `/events` and "
                 + blockingPollers + " `/events/blocking` (closed loop, next poll on each answer). Once a minute: heap after GC (the lowest heap a "
@@ -109,7 +114,8 @@ public final class SoakScenario extends ScenarioCommand {
             List<GeneratedLoad> loads = new ArrayList<>();
             for (String path : paths) {
                 String name = path.substring(1).replaceAll("[?&=]", "-");
-                GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, Protocol.HTTP1, new Resource(path), path, perPath, 0, duration, 1, idleTimeout);
+                GeneratedLoad.Spec spec = new GeneratedLoad.Spec(name, Protocol.HTTP1, new Resource(path), path, perPath, 0, duration, 1, idleTimeout,
+                        connections);
                 loads.add(new GeneratedLoad(service, spec, Schedule.fixedRate(perPath), report.directory()));
             }
             ExecutorService pollingThreads = Executors.newFixedThreadPool(2, runnable -> {
