@@ -25,7 +25,7 @@ final class RedisStreamMetrics {
     final Meter gaps;
     /** Cursors the ring no longer held, answered from the stream with XRANGE. */
     final Meter historyReads;
-    /** History reads that failed (Redis unreachable): those polls were answered from the ring with {@code missed}. */
+    /** History reads that failed (Redis unreachable): those polls were answered {@code 503} with {@code Retry-After}. */
     final Meter historyReadFailures;
 
     RedisStreamMetrics(MetricRegistry registry) {
