@@ -1,0 +1,45 @@
+package com.example.threading.load.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ForcedGcTest {
+
+    @Test
+    void readsTheHeapAndTheOldGenerationPoolAfterAForcedCollection() {
+        String metrics = """
+                {"gauges":{"jvm.memory.heap.used":{"value":52428800},"jvm.memory.pools.G1-Old-Gen.used":{"value":41943040},
+                           "jvm.memory.pools.G1-Eden-Space.used":{"value":1048576}}}
+                """;
+
+        ForcedGc.Reading reading = ForcedGc.reading(61.5, 120, metrics);
+
+        assertThat(reading.ok()).isTrue();
+        assertThat(reading.atSeconds()).isEqualTo(61.5);
+        assertThat(reading.taskMs()).isEqualTo(120.0);
+        assertThat(reading.heapUsedMb()).isEqualTo(50.0);
+        assertThat(reading.oldGenMb()).isEqualTo(40.0);
+    }
+
+    @Test
+    void findsTheOldGenerationUnderOtherCollectorsNamesAndDoesWithoutIt() {
+        String serial = """
+                {"gauges":{"jvm.memory.heap.used":{"value":10485760},"jvm.memory.pools.Tenured-Gen.used":{"value":5242880}}}
+                """;
+        assertThat(ForcedGc.reading(0, 1, serial).oldGenMb()).isEqualTo(5.0);
+
+        ForcedGc.Reading noPools = ForcedGc.reading(0, 1, "{\"gauges\":{\"jvm.memory.heap.used\":{\"value\":10485760}}}");
+        assertThat(noPools.ok()).isTrue();
+        assertThat(noPools.heapUsedMb()).isEqualTo(10.0);
+        assertThat(noPools.oldGenMb()).isNaN();
+    }
+
+    @Test
+    void metricsWithoutTheHeapAreAFailedReading() {
+        ForcedGc.Reading reading = ForcedGc.reading(3, 1, "{\"gauges\":{}}");
+
+        assertThat(reading.ok()).isFalse();
+        assertThat(reading.failure()).contains("jvm.memory.heap.used");
+    }
+}
