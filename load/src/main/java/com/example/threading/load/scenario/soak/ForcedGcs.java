@@ -32,9 +32,14 @@ record ForcedGcs(Duration period, List<ForcedGc.Reading> readings, List<GcLog.Ev
         long explicitCollections = gcEvents.stream().filter(event -> event.explicit() && event.heapAfterBytes() >= 0).count();
         double total = explicitPauses.stream().mapToDouble(GcLog.Event::pauseMs).sum();
         double longest = explicitPauses.stream().mapToDouble(GcLog.Event::pauseMs).max().orElse(Double.NaN);
+        long repeated = readings.stream().filter(reading -> reading.asks() > 1).count();
         StringBuilder note = new StringBuilder("Forced full GCs: " + readings.size() + " asked for (admin `POST /tasks/gc` every "
-                + Durations.format(period) + "), " + succeeded() + " answered and read; the live-heap series is the heap used right after "
-                + "each. ");
+                + Durations.format(period) + "), " + succeeded() + " done (the service's full-collection count moved) and read; the "
+                + "live-heap series is the heap used right after each. ");
+        if (repeated > 0) {
+            note.append(repeated).append(" needed more than one ask: the service's System.gc() returned without collecting (under G1 "
+                    + "on JDK 17 it is skipped while a JNI critical region holds the GC locker). ");
+        }
         if (gcLogKnown) {
             note.append("The service's GC log shows ").append(explicitCollections).append(" explicit (System.gc()) collection(s)");
             if (!explicitPauses.isEmpty()) {

@@ -16,13 +16,13 @@ class ForcedGcsTest {
     @Test
     void theNoteCountsTheForcedCollectionsAndTheirPausesFromTheGcLog() {
         ForcedGcs forced = new ForcedGcs(Duration.ofMinutes(1),
-                List.of(new ForcedGc.Reading(55, 90, 40, 38, ""), new ForcedGc.Reading(115, 70, 41, 39, "")),
+                List.of(new ForcedGc.Reading(55, 1, 90, 40, 38, Double.NaN, ""), new ForcedGc.Reading(115, 2, 70, 41, 39, Double.NaN, "")),
                 List.of(new GcLog.Event(AT, 3.0, 80L << 20), new GcLog.Event(AT.plusSeconds(55), 85.0, 40L << 20, true),
                         new GcLog.Event(AT.plusSeconds(115), 65.0, 41L << 20, true)),
                 true);
 
         assertThat(forced.succeeded()).isEqualTo(2);
-        assertThat(forced.note()).contains("Forced full GCs: 2 asked for", "every 60s", "2 answered and read",
+        assertThat(forced.note()).contains("Forced full GCs: 2 asked for", "every 60s", "2 done (the service's full-collection count moved) and read", "1 needed more than one ask", "GC locker",
                 "GC log shows 2 explicit (System.gc()) collection(s), pauses 150 ms in all, longest 85 ms", "stop-the-world pause",
                 "GC pause table", "--full-gc-every 0").doesNotContain("fewer than", "First failure");
     }
@@ -30,11 +30,12 @@ class ForcedGcsTest {
     @Test
     void theNoteSaysWhenTheServiceDidNotCollectAndWhatFailed() {
         ForcedGcs forced = new ForcedGcs(Duration.ofSeconds(30),
-                List.of(new ForcedGc.Reading(25, 2, 40, 38, ""), new ForcedGc.Reading(55, 3, Double.NaN, Double.NaN, "POST x: status 404")),
+                List.of(new ForcedGc.Reading(25, 1, 2, 40, 38, Double.NaN, ""),
+                        new ForcedGc.Reading(55, 1, 3, Double.NaN, Double.NaN, Double.NaN, "POST x: status 404")),
                 List.of(), true);
 
-        assertThat(forced.note()).contains("2 asked for", "1 answered and read", "GC log shows 0 explicit", "DisableExplicitGC",
-                "First failure: POST x: status 404");
+        assertThat(forced.note()).contains("2 asked for", "1 done", "GC log shows 0 explicit", "DisableExplicitGC",
+                "First failure: POST x: status 404").doesNotContain("more than one ask");
         assertThat(new ForcedGcs(Duration.ofSeconds(30), List.of(), List.of(), false).note()).doesNotContain("GC log shows");
     }
 

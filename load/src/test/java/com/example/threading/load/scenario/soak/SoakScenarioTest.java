@@ -52,8 +52,12 @@ class SoakScenarioTest {
         // positive and below the minute's peak (the peak includes the garbage the forced collection removed).
         JsonNode forced = results.path("data").path("soakForcedGcs");
         assertThat(forced.size()).as("forced GCs in 5 s, every 2 s from 1 s on: %s", forced).isGreaterThanOrEqualTo(2);
+        double fullCollections = 0;
         for (JsonNode reading : forced) {
             assertThat(reading.path("failure").asText()).as("%s", reading).isEmpty();
+            // Each one confirmed by the service's own count of full collections (G1 Old Generation), which moved.
+            assertThat(reading.path("fullCollections").asDouble()).as("%s", reading).isGreaterThan(fullCollections);
+            fullCollections = reading.path("fullCollections").asDouble();
             assertThat(reading.path("oldGenMb").asDouble()).as("%s", reading).isPositive()
                     .isLessThanOrEqualTo(reading.path("heapUsedMb").asDouble());
         }
@@ -82,10 +86,10 @@ class SoakScenarioTest {
                 new GcLog.Event(start.plusSeconds(30), 90.0, 20L << 20, true),
                 new GcLog.Event(start.plusSeconds(100), 80.0, 25L << 20, true));
         List<ForcedGc.Reading> forced = List.of(
-                new ForcedGc.Reading(30, 95, 21, 19, ""),
-                new ForcedGc.Reading(60, 95, 22, 20, ""),
-                new ForcedGc.Reading(62, 10, Double.NaN, Double.NaN, "POST: status 404"),
-                new ForcedGc.Reading(100, 85, 26, 24, ""));
+                new ForcedGc.Reading(30, 1, 95, 21, 19, Double.NaN, ""),
+                new ForcedGc.Reading(60, 1, 95, 22, 20, Double.NaN, ""),
+                new ForcedGc.Reading(62, 1, 10, Double.NaN, Double.NaN, Double.NaN, "POST: status 404"),
+                new ForcedGc.Reading(100, 1, 85, 26, 24, Double.NaN, ""));
         List<IntervalSample> cpu = List.of(new IntervalSample(1, 1, 10, 0, 0, 1, 2, 3, 40, 5), new IntervalSample(2, 1, 10, 0, 0, 1, 2, 3, 60, 5));
 
         List<MinuteSample> minutes = SoakScenario.minutes(samples, forced, gc, start, cpu, 5, Duration.ofSeconds(120));
