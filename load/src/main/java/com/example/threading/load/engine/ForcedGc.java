@@ -84,7 +84,12 @@ public final class ForcedGc implements AutoCloseable {
      * ({@code clock} stamps each reading); empty when the target has no admin connector.
      */
     public static Optional<ForcedGc> every(Target target, Duration firstAfter, Duration period, DoubleSupplier clock) {
-        return target.adminUri().map(admin -> new ForcedGc(admin, firstAfter, period, clock));
+        return target.adminUri().map(admin -> every(admin, firstAfter, period, clock));
+    }
+
+    /** As {@link #every(Target, Duration, Duration, DoubleSupplier)}, for the admin connector at {@code admin}. */
+    static ForcedGc every(URI admin, Duration firstAfter, Duration period, DoubleSupplier clock) {
+        return new ForcedGc(admin, firstAfter, period, clock);
     }
 
     private void collectOnce() {
