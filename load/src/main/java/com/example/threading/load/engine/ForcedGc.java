@@ -25,7 +25,8 @@ import java.util.function.DoubleSupplier;
  * ask is checked against the full-collection count of the service's {@code jvm.gc.*} metrics, read before and after,
  * and repeated (up to {@link #MAX_ASKS} times) until the count moved; a reading whose count never moved is a failure.
  *
- * <p>Thread-safety: the scenario's thread starts and closes it and reads {@link #readings()}; the collections run
+ * <p>Thread-safety: the scenario's thread starts and closes it (or whoever closes the target, through
+ * {@link #stop()}) and reads {@link #readings()}; the collections run
  * on the instance's own daemon thread, which adds each reading to a list guarded by the instance's lock. The
  * {@code clock} is called on that thread.
  */
@@ -156,11 +157,20 @@ public final class ForcedGc implements AutoCloseable {
         return List.copyOf(readings);
     }
 
-    /** Stops forcing collections (waits for one in progress) and closes the client. */
+    /** Stops forcing collections (waits for one in progress) and closes the client; may be called more than once. */
     @Override
     public void close() throws InterruptedException {
         ticker.shutdownNow();
         ticker.awaitTermination(TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
         http.close();
+    }
+
+    /** {@link #close()} for a caller that cannot wait: an interrupt while waiting is passed on to the calling thread. */
+    public void stop() {
+        try {
+            close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -132,6 +132,8 @@ public final class SoakScenario extends ScenarioCommand {
                 // A few seconds before each period ends, so that with 1m each minute of the soak gets its own reading.
                 Duration firstAfter = fullGcEvery.minus(min(Duration.ofSeconds(5), fullGcEvery.dividedBy(2)));
                 forcedGc = ForcedGc.every(service, firstAfter, fullGcEvery, this::runSeconds);
+                // Stopped at the latest with the service, should the soak fail before it is closed below.
+                forcedGc.ifPresent(forcing -> service.beforeClose(forcing::stop));
                 if (forcedGc.isEmpty()) {
                     report.note("No full GC forced: the service's admin connector is unknown (give --admin-url with --url); the heap verdict "
                             + "judges the lowest heap a collection left, which includes old garbage waiting for G1's next marking cycle.");
