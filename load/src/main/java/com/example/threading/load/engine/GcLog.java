@@ -27,8 +27,17 @@ public final class GcLog {
     /** The -Xlog decorators this parser expects: wall-clock time first, so pauses can be placed in a phase. */
     public static final String DECORATORS = "utctime,uptime,level,tags";
 
-    /** One line that matters: a pause (its length, NaN otherwise) and/or the heap after a collection (bytes, -1 otherwise). */
-    public record Event(Instant at, double pauseMs, long heapAfterBytes) {
+    /**
+     * One line that matters: a pause (its length, NaN otherwise) and/or the heap after a collection (bytes, -1
+     * otherwise); {@code explicit} when the collection was asked for ({@code System.gc()}, e.g. the admin task
+     * {@code /tasks/gc}) rather than started by the collector.
+     */
+    public record Event(Instant at, double pauseMs, long heapAfterBytes, boolean explicit) {
+
+        /** An event of a collection the collector started itself. */
+        public Event(Instant at, double pauseMs, long heapAfterBytes) {
+            this(at, pauseMs, heapAfterBytes, false);
+        }
 
         /** Whether this line is a stop-the-world pause. */
         public boolean isPause() {
@@ -86,7 +95,7 @@ public final class GcLog {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Event(UTC_TIME.parse(matcher.group(1), Instant::from), pauseMs, heapAfter));
+            return Optional.of(new Event(UTC_TIME.parse(matcher.group(1), Instant::from), pauseMs, heapAfter, message.contains("(System.gc())")));
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }

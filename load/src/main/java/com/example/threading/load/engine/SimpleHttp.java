@@ -7,15 +7,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 
 /**
- * One-off requests (probing whether an endpoint or protocol exists, the fan-out calls) on a Jetty
+ * One-off requests (probing whether an endpoint or protocol exists, the fan-out calls, admin tasks) on a Jetty
  * HttpClient; close it to stop the client.
  *
- * <p>Thread-safety: {@link #get} may be called from any threads at once, as Jetty's HttpClient may; the
+ * <p>Thread-safety: {@link #get} and {@link #post} may be called from any threads at once, as Jetty's HttpClient may; the
  * client's own threads do the I/O while the caller waits. {@link #close} once nobody is waiting.
  */
 public final class SimpleHttp implements AutoCloseable {
@@ -52,8 +54,17 @@ public final class SimpleHttp implements AutoCloseable {
 
     /** GET with a total timeout; a failure becomes an Answer with status 0 and its outcome. */
     public Answer get(URI uri, Duration timeout) throws InterruptedException {
+        return send(client.newRequest(uri), timeout);
+    }
+
+    /** POST without a body (e.g. a Dropwizard admin task), with a total timeout; a failure as for {@link #get}. */
+    public Answer post(URI uri, Duration timeout) throws InterruptedException {
+        return send(client.newRequest(uri).method(HttpMethod.POST), timeout);
+    }
+
+    private static Answer send(Request request, Duration timeout) throws InterruptedException {
         try {
-            ContentResponse response = client.newRequest(uri).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).send();
+            ContentResponse response = request.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS).send();
             return new Answer(response.getStatus(), response.getContentAsString(), Outcome.ofStatus(response.getStatus()), "");
         } catch (ExecutionException e) {
             return new Answer(0, "", Outcome.ofFailure(e.getCause()), String.valueOf(e.getCause()));

@@ -4,7 +4,7 @@
  * <p>Holds: {@link com.example.threading.load.engine.GeneratedLoad} (open-model phases from Jetty's load
  * generator, paced by a {@link com.example.threading.load.engine.Schedule} so latency is measured from the
  * intended send time), {@link com.example.threading.load.engine.PollingClients} (closed-loop long-poll
- * clients), {@link com.example.threading.load.engine.SimpleHttp} (one-off requests),
+ * clients), {@link com.example.threading.load.engine.SimpleHttp} (one-off requests, admin tasks),
  * {@link com.example.threading.load.engine.PhaseRecorder} (every request's
  * {@link com.example.threading.load.engine.Outcome}, HdrHistogram latencies and one-second intervals), the
  * result records a phase ends in ({@link com.example.threading.load.engine.PhaseResult},
@@ -13,7 +13,9 @@
  * {@link com.example.threading.load.engine.Progress} bar, and what explains a tail: the JVMs' GC logs
  * ({@link com.example.threading.load.engine.GcLog}, {@link com.example.threading.load.engine.ToolGcLog},
  * {@link com.example.threading.load.engine.GcPauses}), their heap and threads once a second
- * ({@link com.example.threading.load.engine.JvmWatch}, {@link com.example.threading.load.engine.JvmSample}) and
+ * ({@link com.example.threading.load.engine.JvmWatch}, {@link com.example.threading.load.engine.JvmSample}), the live
+ * heap right after a full collection forced through the admin task {@code /tasks/gc}
+ * ({@link com.example.threading.load.engine.ForcedGc}), and
  * async-profiler attached to the service ({@link com.example.threading.load.engine.Profiler}), and an independent
  * client to check the tool's figures against ({@link com.example.threading.load.engine.CrossCheck}, h2load).
  *

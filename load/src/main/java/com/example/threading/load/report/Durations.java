@@ -7,8 +7,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses the durations people type ({@code 500ms}, {@code 2s}, {@code 3m}, {@code 1h}) and ISO-8601
- * ({@code PT2S}), and formats them as reports show them.
+ * Parses the durations people type ({@code 500ms}, {@code 2s}, {@code 3m}, {@code 1h}, a bare {@code 0}) and
+ * ISO-8601 ({@code PT2S}), and formats them as reports show them.
  *
  * <p>Thread-safety: stateless.
  */
@@ -22,6 +22,10 @@ public final class Durations {
     /** The duration of {@code text}, or IllegalArgumentException saying what is accepted (also for values too large). */
     public static Duration parse(String text) {
         Matcher matcher = SHORT.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (text.trim().equals("0")) {
+            // Zero needs no unit ("--full-gc-every 0" = off).
+            return Duration.ZERO;
+        }
         try {
             if (matcher.matches()) {
                 long amount = Long.parseLong(matcher.group(1));

@@ -39,6 +39,8 @@ class GcLogTest {
         assertThat(events).extracting(GcLog.Event::pauseMs).containsExactly(4.664, 12.5, 250.0);
         assertThat(events).extracting(GcLog.Event::heapAfterBytes).containsExactly(7L << 20, 20L << 20, 512L << 10);
         assertThat(events.get(0).at()).isEqualTo(Instant.parse("2026-11-23T12:13:01.209Z"));
+        // Only the full collection was asked for (System.gc(), as the admin task /tasks/gc does).
+        assertThat(events).extracting(GcLog.Event::explicit).containsExactly(false, false, true);
         assertThat(GcLog.pauses(events, Instant.EPOCH, Instant.parse("2100-01-01T00:00:00Z")))
                 .isEqualTo(new GcPauses(3, 267.164, 250.0));
         // Only the pauses that began in the window: the remark at 12:13:02.100.
@@ -53,6 +55,7 @@ class GcLogTest {
         assertThat(events).filteredOn(GcLog.Event::isPause).extracting(GcLog.Event::pauseMs).containsExactly(0.019, 0.016);
         assertThat(events).filteredOn(event -> event.heapAfterBytes() >= 0).extracting(GcLog.Event::heapAfterBytes)
                 .containsExactly(6L << 20);
+        assertThat(events).filteredOn(GcLog.Event::explicit).hasSize(1);
     }
 
     @Test

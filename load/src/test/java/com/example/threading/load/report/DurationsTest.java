@@ -26,6 +26,7 @@ class DurationsTest {
         assertThat(Durations.parse("10 ms")).isEqualTo(Duration.ofMillis(10));
         assertThat(Durations.parse("1h")).isEqualTo(Duration.ofHours(1));
         assertThat(Durations.parse("0s")).isEqualTo(Duration.ZERO);
+        assertThat(Durations.parse(" 0 ")).isEqualTo(Duration.ZERO);
         assertThat(Durations.parse("PT0.5S")).isEqualTo(Duration.ofMillis(500));
         assertThat(Durations.parse("pt1m")).isEqualTo(Duration.ofMinutes(1));
     }

@@ -28,7 +28,7 @@ class ScenarioOptionsTest {
             "probe", List.of("--cross-check", "--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
                     "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options", "--connections"),
             "limit", List.of("--admission", "--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"),
-            "soak", List.of("--blocking-pollers", "--connections", "--duration", "--fanout", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
+            "soak", List.of("--blocking-pollers", "--connections", "--duration", "--fanout", "--full-gc-every", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
                     "--pollers", "--rate"),
             "cluster", List.of("--clients", "--duration", "--instances", "--kill-one", "--poll-timeout", "--rate", "--redis-uri",
                     "--skip-in-process"));
