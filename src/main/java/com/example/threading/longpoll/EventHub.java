@@ -384,6 +384,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             }
             NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, () -> claimTaken(poll, writes), metrics.disconnects);
         }
+        metrics.eventToQueued.update(System.nanoTime() - arrivedNanos, TimeUnit.NANOSECONDS);
     }
 
     /** The answer to a batch poll at {@code cursor}; null when the ring no longer covers it and the archive must. */

@@ -16,6 +16,7 @@ final class LongPollMetrics {
     final Meter published;
     final Histogram batchSize;
     final Timer eventToLastWrite;
+    final Timer eventToQueued;
     final Meter answeredAtOnce;
     final Meter missed;
     final Meter timeouts;
@@ -28,6 +29,7 @@ final class LongPollMetrics {
         published = registry.meter("events.published");
         batchSize = registry.histogram("events.batch-size");
         eventToLastWrite = registry.timer("events.event-to-last-write");
+        eventToQueued = registry.timer("events.event-to-queued");
         answeredAtOnce = registry.meter("events.answered-at-once");
         missed = registry.meter("events.missed");
         timeouts = registry.meter("events.timeouts");

