@@ -1,5 +1,6 @@
 package com.example.threading.load.scenario.soak;
 
+import com.example.threading.load.engine.LatencySummary;
 import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Plots;
@@ -41,6 +42,9 @@ final class SoakView {
      * leave old garbage behind until the next marking cycle, so this series swings by tens of MB without a leak.
      */
     static final double LOWEST_HEAP_SLACK_MB = 8;
+
+    /** Where the warm-up ends for the settled latency table: the verdict's "minute 2 on". */
+    static final double SETTLED_FROM_SECONDS = 60;
 
     private SoakView() {
     }
@@ -118,7 +122,30 @@ final class SoakView {
 
         phases.forEach(report::phase);
         report.table(PhaseViews.table("The mix", phases));
+        settled(report, phases);
         PhaseViews.plots(report, "", phases, histograms, false);
+    }
+
+    /** The mix's latency from minute 2 on (read back from each phase's .hlog), beside the whole run's p99. */
+    private static void settled(Report report, List<PhaseResult> phases) throws IOException {
+        List<List<String>> rows = new ArrayList<>();
+        for (PhaseResult phase : phases) {
+            if (phase.durationSeconds() <= 2 * SETTLED_FROM_SECONDS) {
+                continue;
+            }
+            Optional<LatencySummary> settled = SettledLatency.of(report.directory().resolve(phase.histogramLog()), SETTLED_FROM_SECONDS);
+            settled.ifPresent(latency -> rows.add(List.of(phase.name(), Long.toString(latency.count()), Report.num(latency.p50()),
+                    Report.num(latency.p90()), Report.num(latency.p99()), Report.num(latency.p999()), Report.num(latency.max()),
+                    Report.num(phase.latencyMs().p99()))));
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        report.table(new Table("The mix from minute 2 on (2xx latency, ms; the first minute's warm-up left out)",
+                List.of("phase", "2xx", "p50", "p90", "p99", "p99.9", "max", "whole run p99"), rows));
+        report.note("The whole run's percentiles include the first minute: JIT, pools filling, and any backlog in the client's "
+                + "connection-capped queue, which drains only once the service answers faster than the offered rate again. "
+                + "The settled table is read back from each phase's .hlog with HdrHistogram's log reader.");
     }
 
     private static List<double[]> points(List<MinuteSample> minutes, ToDoubleFunction<MinuteSample> value) {
