@@ -47,7 +47,11 @@ import org.slf4j.LoggerFactory;
  *       happen in one hold of {@code lock}. An archive read completes on the archive's thread, which then answers
  *       or parks the poll the same way (a fresh hold of {@code lock}); the poll's claim decides between it and the
  *       poll's timeout.</li>
- *   <li>Jetty's callback threads call {@link #timedOut} and {@link #failed} (the hub is every poll's
+ *   <li>One scheduled thread calls {@link #expireDue} every {@link #DEADLINE_TICK_MS}; it answers the polls whose
+ *       timeout passed through {@link #timedOut}, claiming them like any other answerer. The polls' deadlines are the
+ *       hub's own ({@link PollDeadlines}), not Jetty's async timeout, which would take one lock shared by every
+ *       request to cancel each answered poll's timer.</li>
+ *   <li>Jetty's callback threads call {@link #failed} and {@link #completed} (the hub is every poll's
  *       {@link ParkedPoll.ParkingLot}); the dispatcher thread and the shutdown queue answers. Who answers a poll
  *       is decided by {@link ParkedPoll#claim} outside the lock; answers are written outside the lock.</li>
  *   <li>The stopping thread calls {@link #close} once.</li>
@@ -89,6 +93,10 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private final LongPollMetrics metrics;
     private final EventArchive archive;
     private final int historySize;
+    private final PollDeadlines deadlines = new PollDeadlines(DEADLINE_TICK_MS, System::nanoTime);
+
+    /** How often {@link #expireDue} must be called, and so how late (at most) a poll's timeout is answered. */
+    static final long DEADLINE_TICK_MS = 100;
 
     /** A hub whose ring is all the history there is (the in-process stream). */
     EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
@@ -164,13 +172,23 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
 
     /**
      * Answers the poll at once if its cursor has news, rejects it if the hub is full or closed, or parks it
-     * until the next event. {@code requestedCursor} null means "the next event". With an archive, a cursor the
-     * ring cannot answer is read from the archive first. The async context must be started, with its timeout set.
+     * until the next event or {@code timeoutMs} (then 204). {@code requestedCursor} null means "the next event".
+     * With an archive, a cursor the ring cannot answer is read from the archive first. The async context must be
+     * started; its container timeout should be 0 (none): the hub's own deadlines answer the timeout.
      */
-    void poll(AsyncContext context, Long requestedCursor) {
+    void poll(AsyncContext context, Long requestedCursor, long timeoutMs) {
         ParkedPoll poll = new ParkedPoll(context, this);
         context.addListener(poll);
+        deadlines.add(poll, timeoutMs);
         place(poll, requestedCursor, archive != null);
+    }
+
+    /**
+     * Answers 204 to every poll whose timeout has passed and that nobody has answered; called every
+     * {@link #DEADLINE_TICK_MS} by one scheduled thread. Returns how many deadlines passed.
+     */
+    int expireDue() {
+        return deadlines.expireDue(this::timedOut);
     }
 
     /**
@@ -308,13 +326,24 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         });
     }
 
-    /** Jetty's async timeout: answer 204 unless the poll is already being answered. */
+    /** The poll's deadline passed (or a container timeout fired): answer 204 unless the poll is already being answered. */
     @Override
     public void timedOut(ParkedPoll poll) {
         if (release(poll, OwnAnswer.TIMEOUT)) {
             metrics.timeouts.mark();
-            NonBlockingAnswer.complete(poll.context(), 204);
+            try {
+                NonBlockingAnswer.complete(poll.context(), 204);
+            } catch (IllegalStateException completedMeanwhile) {
+                // Jetty completed the request itself (it failed without telling the listener first): nothing to answer.
+                LOG.debug("timed-out poll was already complete", completedMeanwhile);
+            }
         }
+    }
+
+    /** Jetty completed the poll's request, however it was answered: its deadline is no longer needed. */
+    @Override
+    public void completed(ParkedPoll poll) {
+        deadlines.remove(poll);
     }
 
     /** Jetty reports the request failed (client reset or closed the stream, connection failure): free its slot. */

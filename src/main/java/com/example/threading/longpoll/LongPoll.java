@@ -9,6 +9,7 @@ import jakarta.servlet.ServletRegistration;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,16 @@ public final class LongPoll {
             inProcess.subscribe(hub);
             sink = inProcess;
         }
+
+        // The polls' timeouts: one thread sweeps the hub's deadlines every tick (see PollDeadlines for why not Jetty's).
+        ScheduledExecutorService deadlineSweeper = environment.lifecycle().scheduledExecutorService("events-deadlines").threads(1).build();
+        deadlineSweeper.scheduleWithFixedDelay(() -> {
+            try {
+                hub.expireDue();
+            } catch (RuntimeException bug) {
+                LOG.error("sweeping the polls' deadlines failed; the next sweep retries", bug); // thrown, it would end the sweeps
+            }
+        }, EventHub.DEADLINE_TICK_MS, EventHub.DEADLINE_TICK_MS, TimeUnit.MILLISECONDS);
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
         BlockingWaits blockingWaits = hub.blockingWaits();

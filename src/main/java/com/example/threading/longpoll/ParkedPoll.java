@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One {@code GET /events} request held in async mode, with the cursor it reads from. It knows the hub only as
- * its {@link ParkingLot}: the place to report that Jetty ended its wait (timeout, failure).
+ * its {@link ParkingLot}: the place to report that Jetty ended its wait (timeout, failure) or completed it.
  *
  * <p>Thread-safety, per role:
  * <ul>
@@ -43,6 +43,9 @@ final class ParkedPoll implements AsyncListener {
 
         /** The poll's request failed (client reset or closed the stream, connection failure): free its place. */
         void failed(ParkedPoll poll, Throwable failure);
+
+        /** The poll's request is complete, however it was answered: forget its deadline. */
+        void completed(ParkedPoll poll);
     }
 
     /**
@@ -64,6 +67,8 @@ final class ParkedPoll implements AsyncListener {
     private final AtomicReference<Object> watcher = new AtomicReference<>();
     private volatile Answerer claimedBy;
     private long cursor;
+    /** The tick of {@link PollDeadlines} this poll's deadline is in: written before the poll is added, read by any thread. */
+    private volatile long deadlineTick;
 
     ParkedPoll(AsyncContext context, ParkingLot lot) {
         this.context = context;
@@ -76,6 +81,14 @@ final class ParkedPoll implements AsyncListener {
 
     long cursor() {
         return cursor;
+    }
+
+    long deadlineTick() {
+        return deadlineTick;
+    }
+
+    void deadlineTick(long tick) {
+        deadlineTick = tick;
     }
 
     /** Moves a new poll to parked, reading after {@code cursor}; false if it was claimed meanwhile (e.g. by its timeout). */
@@ -123,6 +136,7 @@ final class ParkedPoll implements AsyncListener {
 
     @Override
     public void onComplete(AsyncEvent event) {
+        lot.completed(this);
         Object previous = watcher.getAndSet(COMPLETED);
         if (previous instanceof Watcher completion) {
             completion.completed(claimedBy == completion);

@@ -24,10 +24,13 @@
  *   <li>One dispatcher thread ({@code events-dispatch-0}) queues a
  *       {@link com.example.threading.longpoll.NonBlockingAnswer} (a {@code WriteListener}) per poll of the batch;
  *       it never writes, so a slow reader cannot hold it up.</li>
- *   <li>Jetty's threads run the write callbacks and each poll's timeout and failure callbacks
+ *   <li>Jetty's threads run the write callbacks and each poll's failure and completion callbacks
  *       ({@link com.example.threading.longpoll.ParkedPoll}, which tells its
  *       {@link com.example.threading.longpoll.ParkedPoll.ParkingLot}, the hub); {@code ParkedPoll.claim} lets
  *       exactly one of the batch's write, the timeout, a failure or the shutdown answer a poll.</li>
+ *   <li>One scheduled thread ({@code events-deadlines}) sweeps the polls' deadlines every 100 ms
+ *       ({@link com.example.threading.longpoll.PollDeadlines}) and answers the expired ones 204: the polls carry no
+ *       Jetty async timeout, whose per-request timer would be cancelled behind one shared lock for every answer.</li>
  *   <li>Jetty workers of {@code GET /events/blocking} sleep in
  *       {@link com.example.threading.longpoll.BlockingWaits} until news, their timeout or shutdown.</li>
  *   <li>The thread that stops the server runs {@link com.example.threading.longpoll.StopAnsweringParkedPolls}:

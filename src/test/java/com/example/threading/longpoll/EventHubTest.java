@@ -49,7 +49,7 @@ class EventHubTest {
             List<FakeAsyncContext> polls = new ArrayList<>();
             for (int i = 0; i < pollsPerRound; i++) {
                 FakeAsyncContext poll = new FakeAsyncContext(false);
-                hub.poll(poll, null);
+                hub.poll(poll, null, 60_000);
                 polls.add(poll);
             }
             assertThat(hub.parkedCount()).isEqualTo(pollsPerRound);
@@ -103,9 +103,9 @@ class EventHubTest {
         publish(hub);
 
         FakeAsyncContext behind = new FakeAsyncContext(true);
-        hub.poll(behind, 1L);
+        hub.poll(behind, 1L, 60_000);
         FakeAsyncContext beyond = new FakeAsyncContext(true);
-        hub.poll(beyond, 99L);
+        hub.poll(beyond, 99L, 60_000);
 
         assertThat(behind.status()).isEqualTo(200);
         assertThat(ids(behind)).containsExactly(2L, 3L);
@@ -119,11 +119,11 @@ class EventHubTest {
     @Test
     void aFullHubAnswers503WithRetryAfterAndParksNothingMore() throws Exception {
         EventHub hub = hub(2);
-        hub.poll(new FakeAsyncContext(true), null);
-        hub.poll(new FakeAsyncContext(true), null);
+        hub.poll(new FakeAsyncContext(true), null, 60_000);
+        hub.poll(new FakeAsyncContext(true), null, 60_000);
 
         FakeAsyncContext third = new FakeAsyncContext(true);
-        hub.poll(third, null);
+        hub.poll(third, null, 60_000);
 
         assertThat(third.status()).isEqualTo(503);
         assertThat(third.header("Retry-After")).isEqualTo("1");
@@ -134,10 +134,35 @@ class EventHubTest {
     }
 
     @Test
+    void thePollsOwnDeadlineAnswers204AndAnAnsweredPollIsNotExpiredLater() throws Exception {
+        EventHub hub = hub(10);
+        FakeAsyncContext waiting = new FakeAsyncContext(true);
+        hub.poll(waiting, null, 50);
+        FakeAsyncContext answered = new FakeAsyncContext(true);
+        hub.poll(answered, 0L, 50);
+        publish(hub); // answers both: the first event is news to cursor 0 and to "the next event"
+        FakeAsyncContext expiring = new FakeAsyncContext(true);
+        hub.poll(expiring, null, 50);
+
+        assertThat(hub.expireDue()).as("nothing is due before its timeout").isZero();
+        Thread.sleep(50 + 2 * EventHub.DEADLINE_TICK_MS);
+        assertThat(hub.expireDue()).as("only the poll still waiting: the answered ones forgot their deadline").isEqualTo(1);
+
+        assertThat(expiring.status()).isEqualTo(204);
+        assertThat(expiring.completions()).isEqualTo(1);
+        assertThat(waiting.status()).isEqualTo(200);
+        assertThat(waiting.completions()).isEqualTo(1);
+        assertThat(answered.completions()).isEqualTo(1);
+        assertThat(hub.parkedCount()).isZero();
+        assertThat(metrics.timeouts.getCount()).isEqualTo(1);
+        assertThat(hub.expireDue()).isZero();
+    }
+
+    @Test
     void aFailedPollIsCompletedAndLeavesTheParkedSet() {
         EventHub hub = hub(10);
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, null);
+        hub.poll(poll, null, 60_000);
 
         poll.fail(new IOException("connection reset"));
         publish(hub);
@@ -155,7 +180,7 @@ class EventHubTest {
         List<FakeAsyncContext> polls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             FakeAsyncContext poll = new FakeAsyncContext(true);
-            hub.poll(poll, null);
+            hub.poll(poll, null, 60_000);
             polls.add(poll);
         }
 
@@ -170,7 +195,7 @@ class EventHubTest {
         assertThat(hub.parkedCount()).isZero();
         assertThat(metrics.shutdownAnswers.getCount()).isEqualTo(3);
         FakeAsyncContext late = new FakeAsyncContext(true);
-        hub.poll(late, null);
+        hub.poll(late, null, 60_000);
         assertThat(late.status()).isEqualTo(503);
         assertThat(hub.blockingWaits().await(null, 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
     }

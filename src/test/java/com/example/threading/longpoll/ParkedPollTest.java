@@ -137,7 +137,7 @@ class ParkedPollTest {
     }
 
     @Test
-    void jettysTimeoutAndErrorCallbacksGoToTheParkingLot() {
+    void jettysTimeoutErrorAndCompletionCallbacksGoToTheParkingLot() {
         RecordingLot lot = new RecordingLot();
         ParkedPoll poll = new ParkedPoll(CONTEXT, lot);
         IOException reset = new IOException("reset");
@@ -148,6 +148,11 @@ class ParkedPollTest {
         assertThat(lot.timedOut).hasValue(poll);
         assertThat(lot.failed).hasValue(poll);
         assertThat(lot.failure).hasValue(reset);
+        assertThat(lot.completed).as("told only on completion").hasValue(null);
+
+        poll.onComplete(new AsyncEvent(CONTEXT));
+
+        assertThat(lot.completed).hasValue(poll);
     }
 
     /**
@@ -212,6 +217,7 @@ class ParkedPollTest {
         final AtomicReference<ParkedPoll> timedOut = new AtomicReference<>();
         final AtomicReference<ParkedPoll> failed = new AtomicReference<>();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
+        final AtomicReference<ParkedPoll> completed = new AtomicReference<>();
 
         @Override
         public void timedOut(ParkedPoll poll) {
@@ -222,6 +228,11 @@ class ParkedPollTest {
         public void failed(ParkedPoll poll, Throwable cause) {
             failed.set(poll);
             failure.set(cause);
+        }
+
+        @Override
+        public void completed(ParkedPoll poll) {
+            completed.set(poll);
         }
     }
 
