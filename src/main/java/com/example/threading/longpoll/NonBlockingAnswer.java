@@ -18,7 +18,8 @@ import java.util.function.BooleanSupplier;
  * queued: Jetty runs a request's write callback and its async-timeout callback one after the other, never at
  * once, so whichever runs first answers and the other one stands down. (Claiming at queue time would let a
  * timeout that fires while the write waits in Jetty's queue find the request taken but unanswered, and Jetty
- * would then answer 500 itself.)
+ * would then answer 500 itself.) A poll's own deadline ({@link PollDeadlines}) is swept on a thread of the hub, which
+ * may run at the same moment as the write callback: the same claim decides between them.
  *
  * <p>Thread-safety: {@link #send} may be called from any thread, once per request; Jetty serializes the
  * listener's callbacks for one request, so the mutable fields are only touched by one thread at a time.
