@@ -71,7 +71,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private enum OwnAnswer implements ParkedPoll.Answerer {
         /** The poll's cursor had news, the hub was full or closed: answered without parking. */
         AT_ONCE,
-        /** Jetty's async timeout fired: 204. */
+        /** The poll's deadline passed (the hub's sweep, or a container timeout where one is set): 204. */
         TIMEOUT,
         /** The request failed: completed without an answer. */
         FAILURE

@@ -8,13 +8,14 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One {@code GET /events} request held in async mode, with the cursor it reads from. It knows the hub only as
- * its {@link ParkingLot}: the place to report that Jetty ended its wait (timeout, failure) or completed it.
+ * its {@link ParkingLot}: the place to report that Jetty ended its wait (failure, or a container timeout where one is
+ * set) or completed it.
  *
  * <p>Thread-safety, per role:
  * <ul>
- *   <li>Answerers: the batch of an event (its write callback, on a Jetty thread), Jetty's timeout and failure
- *       callbacks, the hub answering at once, and the shutdown may all try to answer the same poll, from any
- *       threads. {@link #claim} lets exactly one of them win: one compare-and-set on one atomic state.</li>
+ *   <li>Answerers: the batch of an event (its write callback, on a Jetty thread), the hub's deadline sweep (its
+ *       own thread), Jetty's failure callback, the hub answering at once, and the shutdown may all try to answer the
+ *       same poll, from any threads. {@link #claim} lets exactly one of them win: one compare-and-set on one atomic state.</li>
  *   <li>The hub's parked count: {@link #markParked} (NEW to PARKED) and {@link #claim} move the same state, so
  *       exactly one claim returns {@link Claim#WAS_PARKED} for a poll that {@code markParked} counted, and none
  *       for a poll claimed before it was parked ({@code markParked} then returns false and the hub does not count
@@ -38,7 +39,7 @@ final class ParkedPoll implements AsyncListener {
      * thread that runs the poll's {@link AsyncListener} callback.
      */
     interface ParkingLot {
-        /** The poll's async timeout fired: answer it (204) unless someone else has claimed it. */
+        /** The poll's deadline passed (the hub's sweep, or a container timeout): answer it (204) unless someone else has claimed it. */
         void timedOut(ParkedPoll poll);
 
         /** The poll's request failed (client reset or closed the stream, connection failure): free its place. */
