@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -31,10 +32,7 @@ public final class RedisServerProcess implements AutoCloseable {
         this.uri = uri;
         this.version = version;
         this.process = process;
-        this.shutdownHook = process == null ? null : new Thread(process::destroyForcibly, "stop-redis-child");
-        if (shutdownHook != null) {
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        }
+        this.shutdownHook = process == null ? null : ChildProcesses.killOnExit(process, "stop-redis-child");
     }
 
     /** A running Redis at a loopback {@code uri}: nothing is started or stopped. */
@@ -98,21 +96,7 @@ public final class RedisServerProcess implements AutoCloseable {
         if (process == null) {
             return;
         }
-        try {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running or will run: it kills the child.
-            }
-        }
+        ChildProcesses.stop(process, shutdownHook, Duration.ofSeconds(10));
     }
 
     private static String versionOf() {

@@ -43,8 +43,7 @@ final class ServiceProcess implements AutoCloseable {
         this.adminUri = adminUri;
         this.log = log;
         this.gcLog = gcLog;
-        this.shutdownHook = new Thread(process::destroyForcibly, "stop-service-child");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.shutdownHook = ChildProcesses.killOnExit(process, "stop-service-child");
     }
 
     /**
@@ -141,21 +140,7 @@ final class ServiceProcess implements AutoCloseable {
     /** Stops the child: SIGTERM (Dropwizard's graceful stop), then SIGKILL if it has not exited in time. */
     @Override
     public void close() {
-        try {
-            process.destroy();
-            if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running or will run: it kills the child.
-            }
-        }
+        ChildProcesses.stop(process, shutdownHook, STOP_TIMEOUT);
     }
 
     private static int freePort() {
