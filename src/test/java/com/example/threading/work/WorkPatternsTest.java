@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * what the same kind of burst gets with it on.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class WorkPatternsTest {
+class WorkBundleTest {
 
     static final int JETTY_MAX_THREADS = 16;
     static final int BOUNDED_THREADS = 10;
@@ -183,7 +183,7 @@ class WorkPatternsTest {
     void patternMetricsAreOnTheAdminPortAndPrometheusParses() {
         HTTP.get(app("/work/cached?ms=1"));
         JsonNode metrics = admin().metrics();
-        for (String pattern : WorkPatterns.PATTERNS) {
+        for (String pattern : WorkBundle.PATTERNS) {
             assertThat(metrics.path("timers").has("work." + pattern + ".response-time")).as(pattern).isTrue();
         }
         for (String pool : List.of("cached", "bounded")) {
