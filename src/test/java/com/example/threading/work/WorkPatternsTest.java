@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * what the same kind of burst gets with it on.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
-class WorkBundleTest {
+class WorkPatternsTest {
 
     static final int JETTY_MAX_THREADS = 16;
     static final int BOUNDED_THREADS = 10;
