@@ -325,10 +325,10 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                     case RING -> news.put(asked.topic(), history.lastId() >= resolution.news().lastId()
                             ? history.after(asked.after()) : resolution.news());
                     case UNAVAILABLE -> {
-                        if (asked.after() == null || asked.after() <= history.lastId()) {
+                        if (asked.after() != null && asked.after() <= history.lastId()) {
                             return Placement.HISTORY_UNAVAILABLE;
                         }
-                        // ahead of this instance: the reader will bring the events
+                        // the next event, or ahead of this instance: wait for what the reader brings
                     }
                     default -> throw new IllegalStateException("unknown resolution " + resolution.kind());
                 }
