@@ -298,7 +298,11 @@ public final class ProbeScenario extends ScenarioCommand {
         return new GeneratedLoad(service, spec, Schedule.fixedRate(ratePerSecond), report.directory());
     }
 
-    /** Proportional search: run the loaders alone for a short step, scale the rate by target/measured CPU, repeat. */
+    /**
+     * Proportional search: run the loaders alone for a short step, scale the rate by target/measured CPU, repeat. When
+     * no step comes within 5 points of the target, the loaders run at the measured step closest to it, not at an
+     * extrapolated rate nobody measured.
+     */
     private int searchRate(Target service, Protocol protocol, Report report) throws InterruptedException {
         if (!service.serverCpu().measured()) {
             report.note("--find-rate needs the server's CPU (start the service with the tool, or give --server-pid): using --rate " + rate + ".");
@@ -307,7 +311,8 @@ public final class ProbeScenario extends ScenarioCommand {
         int current = rate;
         List<SearchStep> steps = new ArrayList<>();
         for (int step = 1; step <= searchSteps && !deadline().isUp(); step++) {
-            List<Load> loads = loaders(service, protocol, "search" + step, current, searchStep, report);
+            List<Load> loads = loaders(service, protocol, protocol.name().toLowerCase(java.util.Locale.ROOT) + "-search" + step, current,
+                    searchStep, report);
             List<PhaseResult> results;
             try (Progress progress = progress(protocol.label() + " rate search " + current + "/s", current * searchStep.toSeconds())) {
                 results = Load.runTogether(loads, deadline().within(searchStep.plus(idleTimeout)), progress);
@@ -319,7 +324,8 @@ public final class ProbeScenario extends ScenarioCommand {
             double cpu = result.serverCpuPercent();
             steps.add(new SearchStep(step, current, okPerSecond, cpu));
             if (Math.abs(cpu - targetCpu) <= 5 || Double.isNaN(cpu)) {
-                break;
+                ProbeView.rateSearch(report, protocol, targetCpu, steps);
+                return current;
             }
             if (cpu < targetCpu && (ok < 0.8 * sent || okPerSecond < 0.7 * current)) {
                 // Not keeping up below the target CPU: the limit is elsewhere (a pool, the protocol, or CPU the
@@ -328,14 +334,19 @@ public final class ProbeScenario extends ScenarioCommand {
                 report.note(protocol.label() + " rate search: at " + current + "/s the service answered only "
                         + Report.num(okPerSecond) + " 2xx/s at " + Report.num(cpu) + " % server CPU; it cannot reach the "
                         + "target CPU here, so the loaders run at " + backedOff + "/s.");
-                current = backedOff;
-                break;
+                ProbeView.rateSearch(report, protocol, targetCpu, steps);
+                return backedOff;
             }
             double factor = cpu <= 0 ? 2.0 : Math.max(0.5, Math.min(2.0, targetCpu / cpu));
             current = Math.max(1, (int) Math.round(current * factor));
         }
         ProbeView.rateSearch(report, protocol, targetCpu, steps);
-        return current;
+        SearchStep closest = steps.stream().min(java.util.Comparator.comparingDouble(step -> Math.abs(step.serverCpuPercent() - targetCpu)))
+                .orElse(new SearchStep(0, rate, Double.NaN, Double.NaN));
+        report.note(protocol.label() + " rate search: no step came within 5 points of " + Report.num(targetCpu) + " % server CPU; the "
+                + "loaders run at the measured step closest to it, " + closest.ratePerSecond() + "/s (" + Report.num(closest.serverCpuPercent())
+                + " %).");
+        return closest.ratePerSecond();
     }
 
     /** A fresh service that speaks the protocol, or null (with a note) when it cannot. */
