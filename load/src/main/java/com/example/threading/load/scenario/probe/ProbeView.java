@@ -59,7 +59,14 @@ final class ProbeView {
     /** One protocol's recording, as soon as it ends: its phases, and a note for each sender that fell behind its schedule. */
     static void recorded(Report report, ProtocolRun run, Duration length) {
         for (PhaseResult phase : run.recorded()) {
-            PhaseViews.noteShortfall(report, phase, (long) phase.targetRatePerSecond() * length.toSeconds());
+            long scheduled = (long) phase.targetRatePerSecond() * length.toSeconds();
+            if (phase == run.probe() || run.loaders().inTool()) {
+                PhaseViews.noteShortfall(report, phase, scheduled);
+            } else {
+                PhaseViews.noteShortfall(report, phase, scheduled, "h2load's connections, one request at a time each, waited for slow "
+                        + "answers, or it was short of CPU; it measures from when it really sent, so the wait before a late send is not "
+                        + "in its figures, and the unsent ones are missing");
+            }
             report.phase(phase);
         }
     }
