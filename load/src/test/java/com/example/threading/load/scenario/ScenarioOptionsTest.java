@@ -27,7 +27,7 @@ class ScenarioOptionsTest {
                     "--tick", "--wait-next"),
             "probe", List.of("--cross-check", "--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
                     "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options", "--connections", "--loader-engine",
-                    "--loader-connection-rate", "--probe-java"),
+                    "--loader-connection-rate", "--probe-java", "--probe-nice"),
             "limit", List.of("--admission", "--idle-timeout", "--ms", "--pattern", "--pause", "--protocol", "--rates", "--step"),
             "soak", List.of("--blocking-pollers", "--connections", "--duration", "--fanout", "--full-gc-every", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
                     "--pollers", "--rate"),

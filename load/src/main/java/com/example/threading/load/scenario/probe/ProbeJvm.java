@@ -18,11 +18,14 @@ import java.util.regex.Pattern;
  * ({@code -XX:+UseZGC -XX:+ZGenerational} on 21–22, where ZGC is single-generation by default; {@code -XX:+UseZGC}
  * from 23, where it is generational by default and from 24 the only mode), single-generation ZGC before 21. Each
  * choice is tried once ({@code java <options> -version}); a JVM that refuses it gets the Serial collector instead, and
- * {@link #collector()} says so.
+ * {@link #collector()} says so. A negative {@code nice} starts it through {@code nice -n} at that scheduling priority
+ * (root may raise a process's priority; for anyone else {@code nice} leaves it as it was, and the child reports the
+ * priority it got): on a machine whose cores the server and the loaders share with it, its threads then get a core
+ * as soon as they wake, as a probe on a machine of its own would.
  *
  * <p>Thread-safety: immutable.
  */
-record ProbeJvm(Path java, String version, int feature, List<String> options, String collector) {
+record ProbeJvm(Path java, String version, int feature, List<String> options, String collector, int nice) {
 
     /** Heap, start-up and compiler options for every JDK. */
     static final List<String> BASE = List.of("-Xms64m", "-Xmx64m", "-XX:+AlwaysPreTouch", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
@@ -31,6 +34,11 @@ record ProbeJvm(Path java, String version, int feature, List<String> options, St
 
     ProbeJvm {
         options = List.copyOf(options);
+    }
+
+    /** The start of its command line: {@code nice -n <nice>} when the priority is not the default, then its java. */
+    List<String> launcher() {
+        return nice == 0 ? List.of(java.toString()) : List.of("nice", "-n", Integer.toString(nice), java.toString());
     }
 
     /** The collector options and what they give on a JDK of this feature release. */
@@ -51,23 +59,23 @@ record ProbeJvm(Path java, String version, int feature, List<String> options, St
 
     /**
      * The probe JVM on {@code java} (a java executable or a JDK folder): with {@code given} options when there are
-     * any, else the choice above for its JDK, checked by starting it once.
+     * any, else the choice above for its JDK, checked by starting it once; at scheduling priority {@code nice}.
      */
-    static ProbeJvm choose(Path java, List<String> given) throws IOException, InterruptedException {
+    static ProbeJvm choose(Path java, List<String> given, int nice) throws IOException, InterruptedException {
         Path executable = Files.isDirectory(java) ? java.resolve("bin").resolve("java") : java;
         String version = versionOf(executable, List.of()).orElseThrow(() -> new IOException(executable + " -version did not run"));
         int feature = feature(version);
         if (!given.isEmpty()) {
-            return new ProbeJvm(executable, version, feature, given, "as given by --probe-jvm-options");
+            return new ProbeJvm(executable, version, feature, given, "as given by --probe-jvm-options", nice);
         }
         List<String> options = new ArrayList<>(BASE);
         options.addAll(collectorOptions(feature));
         if (versionOf(executable, options).isPresent()) {
-            return new ProbeJvm(executable, version, feature, options, collectorName(feature));
+            return new ProbeJvm(executable, version, feature, options, collectorName(feature), nice);
         }
         List<String> serial = new ArrayList<>(BASE);
         serial.add("-XX:+UseSerialGC");
-        return new ProbeJvm(executable, version, feature, serial, "Serial (this JVM refused " + String.join(" ", collectorOptions(feature)) + ")");
+        return new ProbeJvm(executable, version, feature, serial, "Serial (this JVM refused " + String.join(" ", collectorOptions(feature)) + ")", nice);
     }
 
     /** The feature release of a version string: "17.0.15" → 17, "25" → 25, "1.8.0_402" → 8. */

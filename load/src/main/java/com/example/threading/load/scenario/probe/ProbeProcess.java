@@ -57,8 +57,11 @@ import picocli.CommandLine;
  */
 final class ProbeProcess implements AutoCloseable {
 
-    /** What the child says about its JVM: process id, JDK, command-line options, collectors, largest heap. */
-    record Facts(long pid, String javaVersion, List<String> arguments, List<String> collectors, long maxHeapBytes) {
+    /**
+     * What the child says about its JVM: process id, JDK, command-line options, collectors, largest heap, and the
+     * scheduling priority it runs at ({@code /proc/self/stat}'s nice; 0 where that cannot be read).
+     */
+    record Facts(long pid, String javaVersion, List<String> arguments, List<String> collectors, long maxHeapBytes, int nice) {
     }
 
     /** What the child measured in one phase, and its JVM's GC pauses meanwhile. */
@@ -95,8 +98,7 @@ final class ProbeProcess implements AutoCloseable {
     static ProbeProcess start(ProbeJvm jvm, URI service, Protocol protocol, String path, int rate, Duration idleTimeout, int connections,
                               Path folder, String name) throws IOException {
         Path gcLog = folder.resolve(name + "-gc.log");
-        List<String> command = new ArrayList<>();
-        command.add(jvm.java().toString());
+        List<String> command = new ArrayList<>(jvm.launcher());
         command.addAll(jvm.options());
         command.add("-Xlog:gc*,safepoint:file=" + gcLog.toAbsolutePath() + ":" + GcLog.DECORATORS + ":filecount=0");
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ProbeProcess.class.getName(),
@@ -246,6 +248,17 @@ final class ProbeProcess implements AutoCloseable {
     private static Facts facts() {
         List<String> collectors = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName).toList();
         return new Facts(ProcessHandle.current().pid(), Runtime.version().toString(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
-                collectors, Runtime.getRuntime().maxMemory());
+                collectors, Runtime.getRuntime().maxMemory(), ownNice());
+    }
+
+    /** This process's nice value from /proc/self/stat (the 19th field; the name in parentheses may hold spaces); 0 elsewhere. */
+    static int ownNice() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(fields[16]);
+        } catch (IOException | RuntimeException unreadable) {
+            return 0;
+        }
     }
 }

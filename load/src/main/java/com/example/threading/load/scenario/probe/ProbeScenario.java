@@ -98,6 +98,11 @@ public final class ProbeScenario extends ScenarioCommand {
     @Option(names = "--probe-java", description = "The java executable or JDK folder of the probe's JVM (default: the one running this tool)")
     Path probeJava;
 
+    @Option(names = "--probe-nice", defaultValue = "-10", description = "Scheduling priority of the probe's JVM (nice; negative needs "
+            + "root, else it runs at the default): its threads get a core as soon as they wake, as on a machine of its own; 0 leaves "
+            + "it as the rest (default: ${DEFAULT-VALUE})")
+    int probeNice;
+
     @Option(names = "--probe-jvm-options", split = " ", description = "JVM options of the probe's JVM, space-separated (default: a 64 MB "
             + "heap, C1 only, and generational ZGC on JDK 21+, single-generation ZGC before)")
     List<String> probeJvmOptions = new ArrayList<>();
@@ -125,14 +130,14 @@ public final class ProbeScenario extends ScenarioCommand {
     protected void run(Report report) throws Exception {
         h2loadLoaders = loaderEngine == LoaderEngine.H2LOAD ? H2load.onPath() : Optional.empty();
         ProbeJvm jvm = probeProcess ? ProbeJvm.choose(probeJava == null ? Path.of(System.getProperty("java.home")) : probeJava,
-                probeJvmOptions) : null;
+                probeJvmOptions, probeNice) : null;
         report.configure("path", path).configure("loader rate", rate).configure("loaders", loaders).configure("probe rate", probeRate)
                 .configure("warm-up", warmup).configure("record", record).configure("protocols", protocols)
                 .configure("find rate", findRate).configure("target CPU %", targetCpu).configure("client idle timeout", idleTimeout)
                 .configure("loader engine", h2loadLoaders.map(h2load -> H2load.version(h2load) + ", one process per loader")
                         .orElse("Java (Jetty's load generator in the tool's JVM)"))
                 .configure("probe process", jvm == null ? "in the tool's JVM" : "own JVM: " + jvm.java() + " (JDK " + jvm.version() + ") "
-                        + String.join(" ", jvm.options()) + " — " + jvm.collector())
+                        + String.join(" ", jvm.options()) + " — " + jvm.collector() + (jvm.nice() == 0 ? "" : ", nice " + jvm.nice()))
                 .configure("cross-check", crossCheck).configure("connections per client", connections)
                 .configure("h2load req/s per loader connection", loaderConnectionRate);
         report.summary("Loaders offer a fixed total rate (open model) to `" + path + "` while a probe sends " + probeRate

@@ -41,7 +41,8 @@ final class ProbeView {
     static void probeJvm(Report report, Protocol protocol, ProbeJvm jvm, ProbeProcess.Facts facts) {
         report.note(protocol.label() + ": the probe ran in a JVM of its own (pid " + facts.pid() + ", JDK " + facts.javaVersion() + ", "
                 + jvm.collector() + "; its collectors: " + String.join(", ", facts.collectors()) + "; heap at most "
-                + facts.maxHeapBytes() / (1024 * 1024) + " MB), started with " + String.join(" ", facts.arguments())
+                + facts.maxHeapBytes() / (1024 * 1024) + " MB; scheduling priority nice " + facts.nice()
+                + (facts.nice() == jvm.nice() ? "" : ", not the " + jvm.nice() + " asked: raising a priority needs root") + "), started with " + String.join(" ", facts.arguments())
                 + "; its GC and safepoint log is probe-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-gc.log.");
     }
 

@@ -35,7 +35,7 @@ class ProbeJvmTest {
 
     @Test
     void theToolsOwnJdkGetsZgcWithASmallHeap() throws Exception {
-        ProbeJvm jvm = ProbeJvm.choose(Path.of(System.getProperty("java.home")), List.of());
+        ProbeJvm jvm = ProbeJvm.choose(Path.of(System.getProperty("java.home")), List.of(), 0);
 
         assertThat(jvm.feature()).isEqualTo(Runtime.version().feature());
         assertThat(jvm.options()).containsAll(ProbeJvm.BASE).containsAll(ProbeJvm.collectorOptions(jvm.feature()));
@@ -47,7 +47,7 @@ class ProbeJvmTest {
     void aNewerJdkGetsGenerationalZgc() throws Exception {
         Optional<Path> newer = newestJdkFrom21();
         Assumptions.assumeTrue(newer.isPresent(), "no JDK 21+ under /usr/lib/jvm");
-        ProbeJvm jvm = ProbeJvm.choose(newer.get(), List.of());
+        ProbeJvm jvm = ProbeJvm.choose(newer.get(), List.of(), 0);
 
         assertThat(jvm.feature()).isGreaterThanOrEqualTo(21);
         assertThat(jvm.collector()).isEqualTo("generational ZGC");
@@ -55,8 +55,15 @@ class ProbeJvmTest {
     }
 
     @Test
+    void aPriorityOtherThanTheDefaultStartsItThroughNice() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        assertThat(ProbeJvm.choose(java, List.of("-Xmx32m"), -10).launcher()).containsExactly("nice", "-n", "-10", java.toString());
+        assertThat(ProbeJvm.choose(java, List.of("-Xmx32m"), 0).launcher()).containsExactly(java.toString());
+    }
+
+    @Test
     void givenOptionsAreTakenAsTheyAre() throws Exception {
-        ProbeJvm jvm = ProbeJvm.choose(Path.of(System.getProperty("java.home"), "bin", "java"), List.of("-Xmx32m", "-XX:+UseSerialGC"));
+        ProbeJvm jvm = ProbeJvm.choose(Path.of(System.getProperty("java.home"), "bin", "java"), List.of("-Xmx32m", "-XX:+UseSerialGC"), 0);
 
         assertThat(jvm.options()).containsExactly("-Xmx32m", "-XX:+UseSerialGC");
         assertThat(jvm.collector()).contains("--probe-jvm-options");

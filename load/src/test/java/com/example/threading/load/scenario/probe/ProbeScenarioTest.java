@@ -65,6 +65,7 @@ class ProbeScenarioTest {
             assertThat(jvm.path("pid").asLong()).isPositive().isNotEqualTo(ProcessHandle.current().pid());
             assertThat(jvm.path("arguments").toString()).contains("-Xmx64m").contains("-XX:+UseZGC");
             assertThat(jvm.path("collectors").toString()).contains("ZGC");
+            assertThat(jvm.path("nice").asInt()).as("the default priority, where raising it is allowed").isEqualTo(root() ? -10 : 0);
             assertThat(folder.resolve("probe-" + protocol + "-gc.log")).content().contains("Using The Z Garbage Collector");
         }
         JsonNode titles = results.path("tables").findValues("title").stream().collect(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance::arrayNode,
@@ -132,7 +133,7 @@ class ProbeScenarioTest {
     void theProbesJvmRunsWithTheAskedOptions(@TempDir Path out) throws Exception {
         Path folder = ReportAssertions.run(out, "probe", "--path", "/work/blocking?ms=1", "--rate", "50", "--loaders", "1",
                 "--probe-rate", "20", "--warmup", "1s", "--record", "3s", "--protocols", "HTTP1", "--loader-engine", "JAVA",
-                "--probe-jvm-options", "-Xms32m -Xmx32m -XX:+UseSerialGC", "--connections", "8", "--max-duration", "90s");
+                "--probe-jvm-options", "-Xms32m -Xmx32m -XX:+UseSerialGC", "--probe-nice", "-5", "--connections", "8", "--max-duration", "90s");
         JsonNode results = assertReportFiles(folder);
 
         JsonNode jvm = results.path("data").path("probeJvms").path("HTTP/1.1");
@@ -140,6 +141,7 @@ class ProbeScenarioTest {
         assertThat(jvm.path("arguments").toString()).contains("-Xms32m").contains("-Xmx32m").contains("-XX:+UseSerialGC");
         assertThat(jvm.path("collectors").toString()).contains("Copy").contains("MarkSweepCompact");
         assertThat(jvm.path("maxHeapBytes").asLong()).isLessThanOrEqualTo(32L << 20);
+        assertThat(jvm.path("nice").asInt()).as("the asked priority, where raising it is allowed").isEqualTo(root() ? -5 : 0);
         JsonNode probe = phase(results, "probe-http1-record");
         assertThat(probe.path("sent").asLong()).isBetween(40L, 100L);
         assertThat(probe.path("outcomes").path("OK").asLong()).isEqualTo(probe.path("sent").asLong());
@@ -151,6 +153,12 @@ class ProbeScenarioTest {
         assertThat(table(results, "Where the probe's time goes").path("rows").toString()).contains("probe JVM GC pauses");
         assertThat(table(results, "Probe latency under load, beside the loaders'").path("rows").get(0).get(4).asDouble()).as("server CPU")
                 .isPositive();
+    }
+
+    /** Whether this test runs as root (who alone may raise a process's scheduling priority). */
+    private static boolean root() throws java.io.IOException {
+        return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(line -> line.startsWith("Uid:"))
+                .anyMatch(line -> line.split("\\s+")[1].equals("0"));
     }
 
     private static JsonNode table(JsonNode results, String titleStart) {
