@@ -1,9 +1,8 @@
 package com.example.threading.longpoll.redis;
 
 import com.example.threading.longpoll.Event;
-import io.lettuce.core.Limit;
-import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -240,20 +239,18 @@ final class StreamReader implements Runnable {
         return offsets;
     }
 
-    /** Places a newly watched topic at its stream's newest entry (delivered) or counter; false if it was forgotten meanwhile. */
+    /**
+     * Places a newly watched topic just before its stream's newest entry (so the next read delivers it), or at its
+     * counter when the stream is empty; false if it was forgotten meanwhile. Stream and counter are read in one script.
+     */
     private boolean place(RedisCommands<String, String> redis, String topic) {
-        List<StreamMessage<String, String>> newest = redis.xrevrange(keys.stream(topic), Range.create("-", "+"), Limit.from(1));
-        String counter = redis.get(keys.counter(topic));
-        long numbered = counter == null ? 0 : Long.parseLong(counter);
-        if (newest.isEmpty()) {
-            return positions.replace(topic, UNKNOWN, numbered);
-        }
-        long newestId = StreamEntries.idOf(newest.get(0).getId());
-        if (!positions.replace(topic, UNKNOWN, newestId - 1)) {
+        List<Object> counterAndNewest = redis.eval(StreamScripts.PLACE, ScriptOutputType.MULTI, keys.stream(topic), keys.counter(topic));
+        long numbered = ((Number) counterAndNewest.get(0)).longValue();
+        String newestEntry = String.valueOf(counterAndNewest.get(1));
+        long position = newestEntry.isEmpty() ? numbered : StreamEntries.idOf(newestEntry) - 1;
+        if (!positions.replace(topic, UNKNOWN, position)) {
             return false;
         }
-        deliver(newest);
-        positions.computeIfPresent(topic, (t, lastId) -> Math.max(lastId, numbered));
         sawNewest(topic, numbered);
         return true;
     }
