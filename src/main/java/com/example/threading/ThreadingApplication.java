@@ -4,10 +4,12 @@ import com.example.threading.admission.AdmissionControl;
 import com.example.threading.admission.ThreadBound;
 import com.example.threading.client.ClientFanout;
 import com.example.threading.errors.JsonErrors;
+import com.example.threading.health.ReadinessBundle;
 import com.example.threading.jetty.ExecutionStrategies;
 import com.example.threading.jetty.JettyThreadPoolHealthCheck;
 import com.example.threading.jetty.virtual.ServerVirtualThreads;
 import com.example.threading.longpoll.LongPoll;
+import com.example.threading.longpoll.redis.RedisEventStream;
 import com.example.threading.metrics.PrometheusEndpoint;
 import com.example.threading.servlet.CompleteAsyncOnFailedWrite;
 import com.example.threading.work.WorkPatterns;
@@ -43,6 +45,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         // ${VAR:-default} in config.yml: every knob can be set from the environment (Docker, CI).
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
+        bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
     }
 
     @Override
@@ -59,7 +63,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         JettyThreadPoolHealthCheck.register(environment);
         ExecutionStrategies.register(environment, configuration.getJetty());
         PrometheusEndpoint.register(environment);
-        AdmissionControl.register(environment, configuration.getAdmission(), threadBound(configuration), LongPoll.PATH, LongPoll.BLOCKING_PATH);
+        AdmissionControl.register(environment, configuration.getAdmission(), threadBound(configuration), LongPoll.PATH, LongPoll.BLOCKING_PATH,
+                ReadinessBundle.PATH);
     }
 
     /**
