@@ -51,7 +51,7 @@ public final class TopologyScenario extends ScenarioCommand {
     @Option(names = "--dockerfile", description = "The Dockerfile its instances are built from (default: the build context's)")
     Path dockerfile;
 
-    @Option(names = "--followers", defaultValue = "20", description = "Followers, each keeping its cursor (default: ${DEFAULT-VALUE})")
+    @Option(names = "--followers", defaultValue = "50", description = "Followers, each keeping its cursor (default: ${DEFAULT-VALUE})")
     int followers;
 
     @Option(names = "--rate", defaultValue = "10", description = "Events published per second (default: ${DEFAULT-VALUE})")
@@ -90,7 +90,7 @@ public final class TopologyScenario extends ScenarioCommand {
     @Option(names = "--link-jitter", defaultValue = "20ms", description = "Link fault: delay jitter (default: ${DEFAULT-VALUE})")
     Duration linkJitter;
 
-    @Option(names = "--link-loss", defaultValue = "2", description = "Link fault: %% of packets dropped (default: ${DEFAULT-VALUE})")
+    @Option(names = "--link-loss", defaultValue = "5", description = "Link fault: %% of packets dropped (default: ${DEFAULT-VALUE})")
     double linkLoss;
 
     @Option(names = "--instance", description = "The instance the faults hit (default: the first one in the compose file)")
