@@ -173,79 +173,115 @@ public final class TopologyScenario extends ScenarioCommand {
                               double interval) throws Exception {
         TopologyTraffic.Running running = TopologyTraffic.start(traffic);
         Thread.sleep(warmUp.toMillis());
-        List<RotationFigure> rotation = new ArrayList<>();
-        double bound = 2 * interval;
-        String applied;
-        long faultAt = System.nanoTime();
-        switch (fault) {
-            case KILL -> {
-                topology.kill(victim);
-                awaitOut(watch, victim, faultAt);
-                long restartAt = System.nanoTime();
-                topology.startInstance(victim);
-                topology.awaitReady(victim, INSTANCE_START);
-                long readyAt = watch.firstChange(victim, Source.READINESS, RotationWatch.READY, restartAt).orElse(System.nanoTime());
-                awaitIn(watch, victim);
-                rotation.add(figure(victim, "out of rotation after SIGKILL", watch, Source.BALANCER, RotationWatch.OUT, faultAt, bound, true));
-                rotation.add(new RotationFigure(victim, "ready again after its restart", seconds(OptionalLong.of(readyAt), restartAt), 0, false));
-                rotation.add(figure(victim, "back in rotation after it is ready", watch, Source.BALANCER, RotationWatch.IN, readyAt, bound, true));
-                applied = "SIGKILL " + victim + "; started again " + Report.num((restartAt - faultAt) / 1e9) + " s later";
-            }
-            case REDIS_CUT -> {
-                topology.cutFromRedis(victim);
-                awaitOut(watch, victim, faultAt);
-                long healAt = System.nanoTime();
-                topology.reconnectToRedis(victim);
-                awaitIn(watch, victim);
-                OptionalLong notReady = watch.firstChange(victim, Source.READINESS, RotationWatch.NOT_READY, faultAt);
-                OptionalLong readyAgain = watch.firstChange(victim, Source.READINESS, RotationWatch.READY, healAt);
-                rotation.add(new RotationFigure(victim, "not ready after the cut (its stream notices)", seconds(notReady, faultAt), 0, false));
-                rotation.add(figure(victim, "out of rotation after the cut", watch, Source.BALANCER, RotationWatch.OUT, faultAt, bound, true));
-                notReady.ifPresent(at -> rotation.add(figure(victim, "out of rotation after it reports not ready", watch, Source.BALANCER,
-                        RotationWatch.OUT, at, bound, false)));
-                rotation.add(new RotationFigure(victim, "ready again after reconnecting", seconds(readyAgain, healAt), 0, false));
-                readyAgain.ifPresent(at -> rotation.add(figure(victim, "back in rotation after it is ready", watch, Source.BALANCER,
-                        RotationWatch.IN, at, bound, true)));
-                applied = "blackhole route to Redis on " + victim + " for " + Report.num((healAt - faultAt) / 1e9) + " s";
-            }
-            case LINK -> {
-                applied = topology.degradeLink(victim, new LinkFault(linkDelay, linkJitter, linkLoss));
-                Thread.sleep(hold.toMillis());
-                topology.restoreLink(victim);
-                long restoredAt = System.nanoTime();
-                awaitIn(watch, victim);
-                OptionalLong out = watch.firstChange(victim, Source.BALANCER, RotationWatch.OUT, faultAt);
-                rotation.add(new RotationFigure(victim, out.isPresent() ? "out of rotation during the fault" : "stayed in rotation throughout",
-                        out.isPresent() ? seconds(out, faultAt) : OptionalDouble.of(0), 0, false));
-                if (out.isPresent()) {
-                    rotation.add(figure(victim, "back in rotation after the link is restored", watch, Source.BALANCER, RotationWatch.IN,
-                            restoredAt, bound, false));
-                }
-                applied += " for " + hold.toSeconds() + " s";
-            }
-            case REDIS_RESTART -> {
-                topology.stopRedis();
-                for (String server : topology.instances()) {
-                    awaitOut(watch, server, faultAt);
-                }
-                long startAt = System.nanoTime();
-                topology.startRedis();
-                for (String server : topology.instances()) {
-                    awaitIn(watch, server);
-                }
-                for (String server : topology.instances()) {
-                    rotation.add(figure(server, "out of rotation after Redis stopped", watch, Source.BALANCER, RotationWatch.OUT, faultAt, bound, false));
-                    OptionalLong readyAgain = watch.firstChange(server, Source.READINESS, RotationWatch.READY, startAt);
-                    rotation.add(new RotationFigure(server, "ready again after Redis started", seconds(readyAgain, startAt), 0, false));
-                    readyAgain.ifPresent(at -> rotation.add(figure(server, "back in rotation after it is ready", watch, Source.BALANCER,
-                            RotationWatch.IN, at, bound, true)));
-                }
-                applied = "Redis stopped (SIGTERM), started again on its AOF " + Report.num((startAt - faultAt) / 1e9) + " s later";
-            }
-            default -> throw new IllegalStateException("unknown fault " + fault);
-        }
+        Injection injection = new Injection(topology, watch, victim, 2 * interval);
+        String applied = switch (fault) {
+            case KILL -> injection.kill();
+            case REDIS_CUT -> injection.redisCut();
+            case LINK -> injection.link();
+            case REDIS_RESTART -> injection.redisRestart();
+        };
         Thread.sleep(settle.toMillis());
-        return new FaultPhase(fault.option(), fault, applied, running.finish(), rotation);
+        return new FaultPhase(fault.option(), fault, applied, running.finish(), injection.rotation);
+    }
+
+    /** One fault, injected now on {@code victim}: each method does it, undoes it, and times the balancer. */
+    private final class Injection {
+
+        private final Topology topology;
+        private final RotationWatch watch;
+        private final String victim;
+        private final double bound;
+        private final List<RotationFigure> rotation = new ArrayList<>();
+        private final long faultAt = System.nanoTime();
+
+        Injection(Topology topology, RotationWatch watch, String victim, double bound) {
+            this.topology = topology;
+            this.watch = watch;
+            this.victim = victim;
+            this.bound = bound;
+        }
+
+        String kill() throws Exception {
+            topology.kill(victim);
+            awaitOut(watch, victim, faultAt);
+            long restartAt = System.nanoTime();
+            topology.startInstance(victim);
+            topology.awaitReady(victim, INSTANCE_START);
+            long readyAt = watch.firstChange(victim, Source.READINESS, RotationWatch.READY, restartAt).orElse(System.nanoTime());
+            awaitIn(watch, victim);
+            balancer(victim, "out of rotation after SIGKILL", RotationWatch.OUT, faultAt, true);
+            step(victim, "ready again after its restart", OptionalLong.of(readyAt), restartAt);
+            balancer(victim, "back in rotation after it is ready", RotationWatch.IN, readyAt, true);
+            return "SIGKILL " + victim + "; started again " + Report.num((restartAt - faultAt) / 1e9) + " s later";
+        }
+
+        String redisCut() throws Exception {
+            topology.cutFromRedis(victim);
+            awaitOut(watch, victim, faultAt);
+            long healAt = System.nanoTime();
+            topology.reconnectToRedis(victim);
+            awaitIn(watch, victim);
+            OptionalLong notReady = watch.firstChange(victim, Source.READINESS, RotationWatch.NOT_READY, faultAt);
+            step(victim, "not ready after the cut (its stream notices)", notReady, faultAt);
+            balancer(victim, "out of rotation after the cut", RotationWatch.OUT, faultAt, true);
+            if (notReady.isPresent()) {
+                balancer(victim, "out of rotation after it reports not ready", RotationWatch.OUT, notReady.getAsLong(), false);
+            }
+            OptionalLong readyAgain = watch.firstChange(victim, Source.READINESS, RotationWatch.READY, healAt);
+            step(victim, "ready again after reconnecting", readyAgain, healAt);
+            if (readyAgain.isPresent()) {
+                balancer(victim, "back in rotation after it is ready", RotationWatch.IN, readyAgain.getAsLong(), true);
+            }
+            return "blackhole route to Redis on " + victim + " for " + Report.num((healAt - faultAt) / 1e9) + " s";
+        }
+
+        String link() throws Exception {
+            String applied = topology.degradeLink(victim, new LinkFault(linkDelay, linkJitter, linkLoss));
+            Thread.sleep(hold.toMillis());
+            topology.restoreLink(victim);
+            long restoredAt = System.nanoTime();
+            awaitIn(watch, victim);
+            OptionalLong out = watch.firstChange(victim, Source.BALANCER, RotationWatch.OUT, faultAt);
+            if (out.isPresent()) {
+                step(victim, "out of rotation during the fault", out, faultAt);
+                balancer(victim, "back in rotation after the link is restored", RotationWatch.IN, restoredAt, false);
+            } else {
+                step(victim, "stayed in rotation throughout", OptionalLong.of(faultAt), faultAt);
+            }
+            return applied + " for " + hold.toSeconds() + " s";
+        }
+
+        String redisRestart() throws Exception {
+            topology.stopRedis();
+            for (String server : topology.instances()) {
+                awaitOut(watch, server, faultAt);
+            }
+            long startAt = System.nanoTime();
+            topology.startRedis();
+            for (String server : topology.instances()) {
+                awaitIn(watch, server);
+            }
+            for (String server : topology.instances()) {
+                balancer(server, "out of rotation after Redis stopped", RotationWatch.OUT, faultAt, false);
+                OptionalLong readyAgain = watch.firstChange(server, Source.READINESS, RotationWatch.READY, startAt);
+                step(server, "ready again after Redis started", readyAgain, startAt);
+                if (readyAgain.isPresent()) {
+                    balancer(server, "back in rotation after it is ready", RotationWatch.IN, readyAgain.getAsLong(), true);
+                }
+            }
+            return "Redis stopped (SIGTERM), started again on its AOF " + Report.num((startAt - faultAt) / 1e9) + " s later";
+        }
+
+        /** The time from {@code fromNanos} until the balancer had {@code server} in {@code state}; judged against two intervals. */
+        private void balancer(String server, String step, String state, long fromNanos, boolean judged) {
+            OptionalLong at = watch.firstChange(server, Source.BALANCER, state, fromNanos);
+            rotation.add(new RotationFigure(server, step, seconds(at, fromNanos), bound, judged));
+        }
+
+        /** A step reported for information, not judged. */
+        private void step(String server, String step, OptionalLong at, long fromNanos) {
+            rotation.add(new RotationFigure(server, step, seconds(at, fromNanos), 0, false));
+        }
     }
 
     /** Waits --hold, and until the balancer has {@code server} out of rotation (at most a minute more). */
@@ -267,11 +303,6 @@ public final class TopologyScenario extends ScenarioCommand {
         } catch (TimeoutException stillOut) {
             // Reported: the figure stays empty.
         }
-    }
-
-    private static RotationFigure figure(String server, String step, RotationWatch watch, Source source, String state, long fromNanos,
-                                         double bound, boolean judged) {
-        return new RotationFigure(server, step, seconds(watch.firstChange(server, source, state, fromNanos), fromNanos), bound, judged);
     }
 
     private static OptionalDouble seconds(OptionalLong at, long fromNanos) {
