@@ -22,6 +22,8 @@ class HostileLimitsConfigurationTest {
         "work.threadPerRequest.maxThreads | 20000 | work.threadPerRequest.maxThreads must be less than or equal to 10000",
         "client.commonMaxCalls           | 0    | client.commonMaxCalls must be greater than or equal to 1",
         "client.commonMaxCalls           | 1001 | client.commonMaxCalls must be less than or equal to 1000",
+        "client.maxCallsInFlight         | 0    | client.maxCallsInFlight must be greater than or equal to 1",
+        "client.maxCallsInFlight         | 129  | client.maxCallsInFlight must be at most client.maxThreads",
     })
     void aValueThatWouldRemoveTheBoundRefusesToStart(String key, String value, String message) {
         DropwizardTestSupport<ThreadingConfiguration> support = new DropwizardTestSupport<>(

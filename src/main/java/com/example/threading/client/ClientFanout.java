@@ -7,15 +7,12 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.dropwizard.client.JerseyClientBuilder;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.lifecycle.Managed;
-import io.reactivex.schedulers.Schedulers;
 import jakarta.ws.rs.client.Client;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
-import org.glassfish.jersey.client.rx.rxjava2.RxFlowableInvokerProvider;
 
 /**
  * Builds the Jersey client of {@code /fanout} with Dropwizard's {@link JerseyClientBuilder} on a managed,
@@ -69,34 +66,25 @@ public final class ClientFanout {
                 .using(configuration)
                 .using(instrumented)
                 .withProvider(new ThreadRecordingFilter())
-                .buildRx(CLIENT_NAME, RxFlowableInvokerProvider.class);
+                .build(CLIENT_NAME);
 
         Map<Via, Timer> timers = new EnumMap<>(Via.class);
         Map<Via, Meter> errorMeters = new EnumMap<>(Via.class);
+        Map<Via, Meter> rejectedMeters = new EnumMap<>(Via.class);
         for (Via via : Via.values()) {
             timers.put(via, metrics.timer(MetricRegistry.name("client", CLIENT_NAME, via.label(), "response-time")));
             errorMeters.put(via, metrics.meter(MetricRegistry.name("client", CLIENT_NAME, via.label(), "errors")));
+            rejectedMeters.put(via, metrics.meter(MetricRegistry.name("client", CLIENT_NAME, via.label(), "rejected")));
         }
-        // RxJava 2 starts its own daemon threads (RxSchedulerPurge, RxCachedWorkerPoolEvictor) when its Schedulers
-        // class loads, though via=rxjava schedules only on the managed pool: stop them with the service.
-        environment.lifecycle().manage(new Managed() {
-            @Override
-            public void start() {
-                Schedulers.start();
-            }
+        environment.lifecycle().manage(new RxJavaLifecycle(metrics.meter(MetricRegistry.name("client", CLIENT_NAME, "rxjava", "dropped"))));
 
-            @Override
-            public void stop() {
-                Schedulers.shutdown();
-            }
-        });
-
+        CallPlaces managedPlaces = new CallPlaces(configuration.getMaxCallsInFlight());
         CommonCallLimit commonLimit = new CommonCallLimit(configuration.getCommonMaxCalls());
+        metrics.register(MetricRegistry.name("client", CLIENT_NAME, "in-flight"), (Gauge<Integer>) managedPlaces::inUse);
         metrics.register(MetricRegistry.name("client", CLIENT_NAME, Via.COMMON.label(), "in-flight"),
                 (Gauge<Integer>) commonLimit::inFlight);
         environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
-                new FanoutCalls(instrumented, pool, commonLimit), configuration.getFanoutTimeout().toMilliseconds(), timers,
-                errorMeters, commonLimit, configuration.getCommonRetryAfter().toSeconds(),
-                metrics.meter(MetricRegistry.name("client", CLIENT_NAME, Via.COMMON.label(), "rejected"))));
+                new FanoutCalls(instrumented, pool, managedPlaces, commonLimit), configuration.getFanoutTimeout().toMilliseconds(),
+                timers, errorMeters, rejectedMeters, configuration.getRetryAfter().toSeconds()));
     }
 }

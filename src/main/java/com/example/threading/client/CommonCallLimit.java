@@ -3,45 +3,43 @@ package com.example.threading.client;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
 
 /**
  * The cap on the {@code via=common} pitfall: at most {@code maxCalls} of its calls in flight at once, over all
  * fan-outs. A fan-out takes all of its {@code n} places up front or none ({@link #tryAdmit}), so it either runs as
- * the pitfall runs or is refused whole. The calls still go to the JDK's default async executor, the one
- * {@code supplyAsync} without an executor uses ({@link CompletableFuture#defaultExecutor()}: the ForkJoin common
- * pool, or a new thread per task when its parallelism is below 2, e.g. JDK 17 on 2 CPUs); {@link #executor} only
- * counts. Without the cap one {@code /fanout?n=1000&via=common} started about 1,000 threads on such a JDK.
+ * the pitfall runs (every call at once) or is refused whole. The calls still go to the JDK's default async
+ * executor, the one {@code supplyAsync} without an executor uses ({@link CompletableFuture#defaultExecutor()}: the
+ * ForkJoin common pool, or a new thread per task when its parallelism is below 2, e.g. JDK 17 on 2 CPUs);
+ * {@link #executor} only counts. Without the cap one {@code /fanout?n=1000&via=common} started about 1,000 threads
+ * on such a JDK.
  *
  * <p>Thread-safety: every method may be called from any thread. A place is taken by {@link #tryAdmit} (a Jetty
  * worker) and given back exactly once per admitted call, by the wrapper task when it ends on the default executor's
  * thread (having run the call, or skipped it because the fan-out cancelled it), or at once if that executor refuses
- * the task. The semaphore's release happens-before the acquire that reuses the place.
+ * the task; {@link CallPlaces} orders a give before the take that reuses it.
  */
 final class CommonCallLimit {
 
-    private final int maxCalls;
-    private final Semaphore free;
+    private final CallPlaces places;
     private final Executor defaultExecutor = new CompletableFuture<Void>().defaultExecutor();
 
     CommonCallLimit(int maxCalls) {
-        this.maxCalls = maxCalls;
-        this.free = new Semaphore(maxCalls);
+        this.places = new CallPlaces(maxCalls);
     }
 
     /** Most calls in flight at once. */
     int maxCalls() {
-        return maxCalls;
+        return places.capacity();
     }
 
     /** Takes {@code n} places, all or none; false when fewer are free. */
     boolean tryAdmit(int n) {
-        return n <= maxCalls && free.tryAcquire(n);
+        return places.tryTake(n);
     }
 
     /** Calls admitted and not yet ended. */
     int inFlight() {
-        return maxCalls - free.availablePermits();
+        return places.inUse();
     }
 
     /** The JDK's default async executor; each task run through it gives back one place taken by {@link #tryAdmit} when it ends. */
@@ -52,11 +50,11 @@ final class CommonCallLimit {
                     try {
                         task.run();
                     } finally {
-                        free.release();
+                        places.give(1);
                     }
                 });
             } catch (RejectedExecutionException e) {
-                free.release();
+                places.give(1);
                 throw e;
             }
         };

@@ -1,6 +1,7 @@
 package com.example.threading.client;
 
 import io.reactivex.Flowable;
+import io.reactivex.Single;
 import jakarta.ws.rs.client.Invocation;
 import jakarta.ws.rs.client.InvocationCallback;
 import jakarta.ws.rs.client.WebTarget;
@@ -13,50 +14,93 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
-import org.glassfish.jersey.client.rx.rxjava2.RxFlowableInvoker;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Starts the {@code n} calls of a fan-out in one of four ways and reports each outcome to the {@link FanoutRun}.
- * Nothing here waits: the calling (Jetty) thread only starts the calls. Calls that have not gone out when the
- * fan-out times out are dropped by {@link ThreadRecordingFilter}; Jersey's {@code rx()} and {@code async()}
- * futures ignore {@code cancel}, so that is the one place that sees every call before it is sent.
+ * Nothing here waits: the calling (Jetty) thread only starts the calls.
  *
- * <p>Thread-safety: stateless apart from the shared, thread-safe Jersey client and pools; called concurrently.
+ * <p>Admission first ({@link #tryAdmit}): the three managed ways share {@link CallPlaces}, one per call in flight,
+ * and a fan-out runs at most {@code min(n, places)} calls at once ({@link CallWindow}, RxJava's {@code flatMap}
+ * with {@code maxConcurrency}); {@code via=common} has its own cap ({@link CommonCallLimit}). Each managed call is
+ * one task on the managed pool, which makes the blocking call and reports its outcome on the same thread, so the
+ * tasks on the pool never exceed twice the places (a call's task, and the next call it started while ending): with
+ * {@code client.workQueueSize} at least that, the pool never refuses. Should it refuse anyway (it is shutting down,
+ * or configured smaller), the refusal is that call's error, in every way: never a lost call.
+ *
+ * <p>Calls that have not gone out when the fan-out times out are not started ({@link CallWindow#stop}, RxJava's
+ * {@code takeWhile}), or dropped by {@link ThreadRecordingFilter} if they were already handed to a thread.
+ *
+ * <p>Thread-safety: stateless apart from the shared, thread-safe Jersey client, pools and places; called
+ * concurrently from Jetty's threads, and from pool threads as calls end.
  */
 final class FanoutCalls {
 
     private final Executor managedPool;
     private final ThreadPoolExecutor managedPoolState;
+    private final CallPlaces managedPlaces;
     private final CommonCallLimit commonLimit;
 
     /**
-     * @param managedPool      the client's {@code @ClientAsyncExecutor} (instrumented), for the stages we add
+     * @param managedPool      the client's {@code @ClientAsyncExecutor} (instrumented), for the RxJava calls
      * @param managedPoolState the same pool unwrapped, to describe its sizes
-     * @param commonLimit      the cap on {@code via=common} calls in flight; the resource admits a fan-out before {@link #start}
+     * @param managedPlaces    calls in flight on the managed pool, over all fan-outs
+     * @param commonLimit      the cap on {@code via=common} calls in flight
      */
-    FanoutCalls(Executor managedPool, ThreadPoolExecutor managedPoolState, CommonCallLimit commonLimit) {
+    FanoutCalls(Executor managedPool, ThreadPoolExecutor managedPoolState, CallPlaces managedPlaces, CommonCallLimit commonLimit) {
         this.managedPool = managedPool;
         this.managedPoolState = managedPoolState;
+        this.managedPlaces = managedPlaces;
         this.commonLimit = commonLimit;
     }
 
-    /** Starts {@code run.n()} GETs of {@code target} the given way. */
+    /** Most calls a fan-out of {@code n} runs at once the {@code via} way. */
+    int width(Via via, int n) {
+        return via == Via.COMMON ? n : Math.min(n, managedPlaces.capacity());
+    }
+
+    /** Takes the places a fan-out of {@code n} calls needs the {@code via} way, all or none; false when they are not free. */
+    boolean tryAdmit(Via via, int n) {
+        return via == Via.COMMON ? commonLimit.tryAdmit(n) : managedPlaces.tryTake(width(via, n));
+    }
+
+    /** Most calls in flight at once the {@code via} way, over all fan-outs. */
+    int capacity(Via via) {
+        return via == Via.COMMON ? commonLimit.maxCalls() : managedPlaces.capacity();
+    }
+
+    /** Calls in flight the {@code via} way, over all fan-outs. */
+    int inFlight(Via via) {
+        return via == Via.COMMON ? commonLimit.inFlight() : managedPlaces.inUse();
+    }
+
+    /** Starts {@code run.n()} GETs of {@code target} the given way; the fan-out was admitted by {@link #tryAdmit}. */
     void start(Via via, WebTarget target, FanoutRun run) {
-        switch (via) {
-            case MANAGED -> managed(target, run);
-            case RXJAVA -> rxjava(target, run);
-            case CALLBACK -> callback(target, run);
-            case COMMON -> common(target, run);
-            default -> throw new IllegalArgumentException("unknown via " + via);
+        if (via == Via.COMMON) {
+            common(target, run);
+            return;
         }
+        int width = width(via, run.n());
+        Runnable givePlacesBack = () -> managedPlaces.give(width);
+        if (via == Via.RXJAVA) {
+            rxjava(target, run, width, givePlacesBack);
+            return;
+        }
+        CallWindow.Call call = via == Via.MANAGED ? ended -> managed(target, run, ended) : ended -> callback(target, run, ended);
+        CallWindow window = new CallWindow(run.n(), width, call, givePlacesBack);
+        run.onTimeoutCancel(window::stop);
+        window.open();
     }
 
     /** What runs the calls of {@code via} in this JVM, for the answer. */
     String executorFor(Via via) {
         if (via != Via.COMMON) {
-            return String.format("managed pool jersey-client-fanout: %d core / %d max threads, queue of %d",
+            return String.format("managed pool jersey-client-fanout: %d core / %d max threads, queue of %d;"
+                            + " at most %d calls in flight (client.maxCallsInFlight)",
                     managedPoolState.getCorePoolSize(), managedPoolState.getMaximumPoolSize(),
-                    managedPoolState.getQueue().size() + managedPoolState.getQueue().remainingCapacity());
+                    managedPoolState.getQueue().size() + managedPoolState.getQueue().remainingCapacity(),
+                    managedPlaces.capacity());
         }
         int parallelism = ForkJoinPool.getCommonPoolParallelism();
         Executor defaultExecutor = new CompletableFuture<Void>().defaultExecutor();
@@ -68,54 +112,73 @@ final class FanoutCalls {
                         + ": common-pool parallelism " + parallelism + " < 2 on " + jdk + ")" + cap;
     }
 
-    /** JAX-RS {@code rx()}: Jersey runs the call on the managed pool; our stage is put on the same pool. */
-    private void managed(WebTarget target, FanoutRun run) {
-        for (int i = 0; i < run.n(); i++) {
-            try {
-                request(target, run).rx().get(String.class)
-                        .handleAsync((body, error) -> complete(run, error), managedPool)
-                        // Only if the pool refused the stage above: it never ran, so report here.
-                        .exceptionally(refused -> complete(run, refused));
-            } catch (RejectedExecutionException e) {
-                run.complete(e);
-            }
+    /**
+     * JAX-RS {@code rx()}: Jersey runs the call on the managed pool and completes the stage there; the outcome is
+     * recorded on that thread ({@code whenComplete}, no second task).
+     */
+    private static void managed(WebTarget target, FanoutRun run, Runnable ended) {
+        Consumer<Throwable> outcome = onceThen(run, ended);
+        try {
+            request(target, run).rx().get(String.class).whenComplete((body, error) -> outcome.accept(error));
+        } catch (RuntimeException refused) { // the pool refused the call: no stage will complete
+            outcome.accept(refused);
         }
     }
 
-    /** Jersey's RxJava2 invoker: {@code subscribeOn}/{@code observeOn} the managed pool, merged with all n in flight. */
-    private void rxjava(WebTarget target, FanoutRun run) {
-        List<Flowable<Optional<Throwable>>> calls = new ArrayList<>(run.n());
-        for (int i = 0; i < run.n(); i++) {
-            calls.add(request(target, run).rx(RxFlowableInvoker.class).get(String.class)
-                    .map(body -> Optional.<Throwable>empty())
-                    .onErrorReturn(Optional::of));
+    /** {@code async()} with a callback: Jersey runs the call and the callback on the managed pool. */
+    private static void callback(WebTarget target, FanoutRun run, Runnable ended) {
+        Consumer<Throwable> outcome = onceThen(run, ended);
+        try {
+            request(target, run).async().get(new InvocationCallback<String>() {
+                @Override
+                public void completed(String body) {
+                    outcome.accept(null);
+                }
+
+                @Override
+                public void failed(Throwable error) {
+                    outcome.accept(error);
+                }
+            });
+        } catch (RuntimeException refused) {
+            outcome.accept(refused);
         }
-        // Not disposed at the fan-out timeout: a call that fails after disposal would be an undeliverable error
-        // (printed by RxJava's global handler). Unsent calls are dropped by the request filter instead.
-        Flowable.merge(calls, run.n()).subscribe(
-                outcome -> run.complete(outcome.orElse(null)),
-                run::complete); // not reached: each call turns its error into an outcome
     }
 
-    /** {@code async()} with a callback: Jersey runs call and callback on the managed pool. */
-    private void callback(WebTarget target, FanoutRun run) {
-        for (int i = 0; i < run.n(); i++) {
-            try {
-                request(target, run).async().get(new InvocationCallback<String>() {
-                    @Override
-                    public void completed(String body) {
-                        run.complete(null);
-                    }
+    /**
+     * RxJava 2: each call a {@code Single} that runs the blocking call as one task on the managed pool, merged with
+     * at most {@code width} subscribed at once. Not {@code subscribeOn(Schedulers.from(pool))}: a task the pool
+     * refuses is handed to RxJava's global error handler there and the call never ends; here it is the call's error.
+     * (Jersey's own {@code RxFlowableInvoker} is worse: {@code subscribeOn} and {@code observeOn} the pool, two
+     * tasks per call, and the same drop.) New calls stop at the fan-out timeout ({@code takeWhile}); the places are
+     * given back when the last running call has ended.
+     */
+    private void rxjava(WebTarget target, FanoutRun run, int width, Runnable givePlacesBack) {
+        Flowable.range(0, run.n())
+                .takeWhile(i -> !run.isAnswered())
+                .flatMapSingle(i -> rxCall(target, run), false, width)
+                .doFinally(givePlacesBack::run)
+                .subscribe(outcome -> run.complete(outcome.orElse(null)),
+                        run::complete); // not reached: every call's error is an outcome
+    }
 
-                    @Override
-                    public void failed(Throwable error) {
-                        run.complete(error);
+    private Single<Optional<Throwable>> rxCall(WebTarget target, FanoutRun run) {
+        return Single.create(emitter -> {
+            try {
+                managedPool.execute(() -> {
+                    Optional<Throwable> outcome;
+                    try {
+                        request(target, run).get(String.class);
+                        outcome = Optional.empty();
+                    } catch (RuntimeException error) {
+                        outcome = Optional.of(error);
                     }
+                    emitter.onSuccess(outcome);
                 });
-            } catch (RejectedExecutionException e) {
-                run.complete(e);
+            } catch (RejectedExecutionException refused) {
+                emitter.onSuccess(Optional.of(refused));
             }
-        }
+        });
     }
 
     /**
@@ -135,7 +198,10 @@ final class FanoutCalls {
                 continue;
             }
             calls.add(call);
-            call.handle((body, error) -> complete(run, error));
+            call.handle((body, error) -> {
+                run.complete(error);
+                return null;
+            });
         }
         // A cancelled supplyAsync task is skipped when a worker dequeues it, so it no longer holds the common pool.
         run.onTimeoutCancel(() -> calls.forEach(call -> call.cancel(false)));
@@ -145,8 +211,14 @@ final class FanoutCalls {
         return target.request(MediaType.APPLICATION_JSON_TYPE).property(ThreadRecordingFilter.RUN_PROPERTY, run);
     }
 
-    private static Void complete(FanoutRun run, Throwable error) {
-        run.complete(error);
-        return null;
+    /** Reports a call's first outcome to the run and ends it in its window; any later report of the same call is ignored. */
+    private static Consumer<Throwable> onceThen(FanoutRun run, Runnable ended) {
+        AtomicBoolean reported = new AtomicBoolean();
+        return error -> {
+            if (reported.compareAndSet(false, true)) {
+                run.complete(error);
+                ended.run();
+            }
+        };
     }
 }

@@ -43,6 +43,16 @@ public final class FanoutClientConfiguration extends JerseyClientConfiguration {
     private Duration fanoutTimeout = Duration.minutes(5);
 
     /**
+     * Most calls in flight at once on the managed pool ({@code via=managed|rxjava|callback}), over all fan-outs; a
+     * fan-out runs at most this many at once and starts the next as one ends. A fan-out that does not fit beside
+     * those running gets 503 with Retry-After. At most {@code maxThreads}: a call holds a thread while it waits.
+     */
+    @Min(1)
+    @Max(FanoutResource.MAX_N)
+    @JsonProperty
+    private int maxCallsInFlight = 128;
+
+    /**
      * Most {@code via=common} calls in flight at once, over all fan-outs: each may be a thread of its own (JDK 17 on 2
      * CPUs starts a thread per task). A fan-out that does not fit gets 503 with Retry-After; n above it, 400.
      */
@@ -51,11 +61,11 @@ public final class FanoutClientConfiguration extends JerseyClientConfiguration {
     @JsonProperty
     private int commonMaxCalls = 200;
 
-    /** Retry-After of the 503 of a via=common fan-out refused by {@code commonMaxCalls}. */
+    /** Retry-After of the 503 of a fan-out that does not fit ({@code maxCallsInFlight}, {@code commonMaxCalls}). */
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.SECONDS)
     @JsonProperty
-    private Duration commonRetryAfter = Duration.seconds(1);
+    private Duration retryAfter = Duration.seconds(1);
 
     /** How long stop() waits for the client pool's tasks once the server has stopped taking requests. */
     @NotNull
@@ -74,12 +84,16 @@ public final class FanoutClientConfiguration extends JerseyClientConfiguration {
         return fanoutTimeout;
     }
 
+    int getMaxCallsInFlight() {
+        return maxCallsInFlight;
+    }
+
     int getCommonMaxCalls() {
         return commonMaxCalls;
     }
 
-    Duration getCommonRetryAfter() {
-        return commonRetryAfter;
+    Duration getRetryAfter() {
+        return retryAfter;
     }
 
     Duration getPoolShutdownTimeout() {
@@ -91,6 +105,13 @@ public final class FanoutClientConfiguration extends JerseyClientConfiguration {
     @ValidationMethod(message = "maxThreads must be at least minThreads")
     public boolean isMaxThreadsAtLeastMinThreads() {
         return getMaxThreads() >= getMinThreads();
+    }
+
+    /** A call in flight holds a pool thread: more places than threads would only queue calls. */
+    @JsonIgnore
+    @ValidationMethod(message = "client.maxCallsInFlight must be at most client.maxThreads")
+    public boolean isMaxCallsInFlightAtMostMaxThreads() {
+        return maxCallsInFlight <= getMaxThreads();
     }
 
     /** Only absolute http(s) URLs can be called. */

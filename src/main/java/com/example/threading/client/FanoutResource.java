@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers. Its fields are
  * final and immutable or thread-safe (the Jersey client, {@link Downstream}, {@link FanoutCalls},
- * {@link CommonCallLimit}, copied maps of Metrics objects); everything that belongs to one request lives in that request's {@link FanoutRun}.
+ * copied maps of Metrics objects); everything that belongs to one request lives in that request's {@link FanoutRun}.
  */
 @Path(ClientFanout.PATH)
 @Produces(MediaType.APPLICATION_JSON)
@@ -44,22 +44,20 @@ public final class FanoutResource {
     private final long fanoutTimeoutMs;
     private final Map<Via, Timer> timers;
     private final Map<Via, Meter> errorMeters;
-    private final CommonCallLimit commonLimit;
+    private final Map<Via, Meter> rejectedMeters;
     private final long retryAfterSeconds;
-    private final Meter commonRejected;
 
     FanoutResource(Client client, Downstream downstream, FanoutCalls calls, long fanoutTimeoutMs,
-                   Map<Via, Timer> timers, Map<Via, Meter> errorMeters, CommonCallLimit commonLimit,
-                   long retryAfterSeconds, Meter commonRejected) {
+                   Map<Via, Timer> timers, Map<Via, Meter> errorMeters, Map<Via, Meter> rejectedMeters,
+                   long retryAfterSeconds) {
         this.client = client;
         this.downstream = downstream;
         this.calls = calls;
         this.fanoutTimeoutMs = fanoutTimeoutMs;
         this.timers = Map.copyOf(timers);
         this.errorMeters = Map.copyOf(errorMeters);
-        this.commonLimit = commonLimit;
+        this.rejectedMeters = Map.copyOf(rejectedMeters);
         this.retryAfterSeconds = retryAfterSeconds;
-        this.commonRejected = commonRejected;
     }
 
     /** Makes {@code n} concurrent GETs of the downstream with {@code ?ms=} (left to the downstream when absent), the {@code via} way. */
@@ -76,9 +74,9 @@ public final class FanoutResource {
             return;
         }
         Via how = Via.of(via);
-        if (how == Via.COMMON && !commonLimit.tryAdmit(n.get())) {
-            commonRejected.mark();
-            response.resume(commonRefused(n.get()));
+        if (!calls.tryAdmit(how, n.get())) {
+            rejectedMeters.get(how).mark();
+            response.resume(refused(how, n.get()));
             return;
         }
         Integer waitMs = ms == null ? null : ms.get();
@@ -92,19 +90,23 @@ public final class FanoutResource {
         calls.start(how, target, run);
     }
 
-    /** 400 when {@code n} alone exceeds the cap (waiting would not help), else 503 with Retry-After. */
-    private Response commonRefused(int n) {
-        int max = commonLimit.maxCalls();
-        if (n > max) {
+    /**
+     * 400 when {@code n} alone exceeds what the way allows at once (only {@code via=common}: the others run a large
+     * fan-out in waves), else 503 with Retry-After: the calls in flight leave too few places for this fan-out.
+     */
+    private Response refused(Via via, int n) {
+        int capacity = calls.capacity(via);
+        if (calls.width(via, n) > capacity) {
             return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON_TYPE)
-                    .entity(new ErrorMessage(400, "via=common runs at most " + max + " calls at once (client.commonMaxCalls): use n <= "
-                            + max + ", or another via"))
+                    .entity(new ErrorMessage(400, "via=common runs at most " + capacity + " calls at once (client.commonMaxCalls): use n <= "
+                            + capacity + ", or another via"))
                     .build();
         }
+        String knob = via == Via.COMMON ? "client.commonMaxCalls" : "client.maxCallsInFlight";
         return Response.status(Response.Status.SERVICE_UNAVAILABLE).type(MediaType.APPLICATION_JSON_TYPE)
                 .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds)
-                .entity(new ErrorMessage(503, "via=common has " + commonLimit.inFlight() + " of its " + max
-                        + " calls in flight; retry later"))
+                .entity(new ErrorMessage(503, "via=" + via.label() + " has " + calls.inFlight(via) + " of its " + capacity
+                        + " calls in flight (" + knob + "), too many for " + calls.width(via, n) + " more; retry later"))
                 .build();
     }
 }

@@ -81,6 +81,11 @@ final class FanoutRun {
         cancel.run(); // the timeout came while the calls were still being started
     }
 
+    /** Whether the answer has gone out (every outcome in, or the fan-out timeout): no more calls need to start. */
+    synchronized boolean isAnswered() {
+        return answered;
+    }
+
     /** Notes the thread about to send a request of this run; {@code false} once the run is answered (don't send). */
     synchronized boolean recordThread(Thread thread) {
         if (answered) {

@@ -1,13 +1,16 @@
 package com.example.threading.errors;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.Locale;
 
 /**
  * Tells a failure that means "the client went away" (it reset or closed its connection or HTTP/2 stream before the
  * answer was complete) from a server fault: Jetty's {@code EofException} anywhere in the causes, an
- * {@code IOException} "Connection reset by peer" or "Broken pipe", or Jetty's "Request/Response does not exist
- * (likely recycled)" — what a late writer gets after Jetty completed a request whose HTTP/2 stream was reset.
+ * {@code IOException} "Connection reset by peer" or "Broken pipe", a {@link ClosedChannelException} (what Jetty fails
+ * the open streams of an HTTP/2 connection with when the client closed it without a GOAWAY, and what a write to a
+ * connection already closed gets), or Jetty's "Request/Response does not exist (likely recycled)" — what a late
+ * writer gets after Jetty completed a request whose HTTP/2 stream was reset.
  *
  * <p>Thread-safety: stateless.
  */
@@ -24,7 +27,7 @@ final class ClientGone {
     static Throwable cause(Throwable failure) {
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < MAX_CAUSES; depth++, cause = cause.getCause()) {
-            if (JETTY_EOF.equals(cause.getClass().getName())) {
+            if (JETTY_EOF.equals(cause.getClass().getName()) || cause instanceof ClosedChannelException) {
                 return cause;
             }
             String message = cause.getMessage() == null ? "" : cause.getMessage();

@@ -1,6 +1,7 @@
 package com.example.threading.work;
 
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -8,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * The anti-pattern as an {@link Executor}: every task gets a new platform thread that ends with it.
  *
  * <p>Thread-safety: {@link #execute} may be called from any thread; the counters are atomic, and a thread
- * is counted live before it starts, so {@link #liveThreads()} never undercounts.
+ * is counted live before it starts, so {@link #liveThreads()} never undercounts. A thread the JVM cannot start is a
+ * {@link RejectedExecutionException}, and is not counted.
  */
 final class ThreadPerRequestExecutor implements Executor {
 
@@ -30,7 +32,12 @@ final class ThreadPerRequestExecutor implements Executor {
             }
         }, namePrefix + startedThreads.incrementAndGet());
         liveThreads.incrementAndGet();
-        thread.start();
+        try {
+            thread.start();
+        } catch (OutOfMemoryError noThread) { // "unable to create native thread": refused, like a full pool
+            liveThreads.decrementAndGet();
+            throw new RejectedExecutionException("no thread could be started for the task: " + noThread.getMessage(), noThread);
+        }
     }
 
     /** Threads started and not yet finished. */

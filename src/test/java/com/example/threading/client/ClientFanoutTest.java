@@ -74,6 +74,17 @@ class ClientFanoutTest {
     }
 
     @Test
+    void rxjavaWithSevenHundredCallsIsAnswered() {
+        // Jersey's RxJava2 invoker put two tasks per call on the pool; past 128 threads + 1,024 queued, RxJava dropped
+        // what the pool refused and this fan-out never answered. One task per call, 128 at a time, now.
+        JsonNode answer = fanout("n=700&ms=100&via=rxjava");
+
+        assertThat(answer.get("succeeded").asInt()).as(answer.toString()).isEqualTo(700);
+        assertThat(answer.get("errors").asInt()).as(answer.toString()).isZero();
+        assertThat(APP.getEnvironment().metrics().counter("client.fanout.executor.rejected").getCount()).isZero();
+    }
+
+    @Test
     void commonDoesWhatThisJvmImplies() {
         int n = 4;
         int ms = 300;

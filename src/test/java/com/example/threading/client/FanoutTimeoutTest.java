@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A downstream that accepts connections and never answers, a client pool of 2 threads and a fan-out timeout
  * shorter than the client timeout: /fanout answers at the fan-out timeout with every call counted as
- * unfinished, and the calls still queued behind the 2 busy threads are dropped, not sent later.
+ * unfinished, and the calls not yet started (at most 2 run at once) are never sent.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class FanoutTimeoutTest {
@@ -44,6 +44,7 @@ class FanoutTimeoutTest {
             ConfigOverride.config("client.downstreamUrl", () -> "http://127.0.0.1:" + DOWNSTREAM.port() + "/silent"),
             ConfigOverride.config("client.minThreads", String.valueOf(POOL_THREADS)),
             ConfigOverride.config("client.maxThreads", String.valueOf(POOL_THREADS)),
+            ConfigOverride.config("client.maxCallsInFlight", String.valueOf(POOL_THREADS)),
             ConfigOverride.config("client.timeout", CLIENT_TIMEOUT_MS + "ms"),
             ConfigOverride.config("client.fanoutTimeout", FANOUT_TIMEOUT_MS + "ms"));
 
@@ -75,6 +76,9 @@ class FanoutTimeoutTest {
         // POOL_THREADS may have been under way.
         Counter running = APP.getEnvironment().metrics().counter("client.fanout.executor.running");
         Await.until(() -> running.getCount() == 0, Duration.ofMillis(CLIENT_TIMEOUT_MS + 10_000), "the client pool idle again");
+        // Their places are free again only now, when no call of the fan-out holds a thread.
+        Await.until(() -> ((Number) APP.getEnvironment().metrics().getGauges().get("client.fanout.in-flight").getValue()).intValue() == 0,
+                Duration.ofSeconds(10), "every place given back");
         Thread.sleep(200); // a wrongly started call would connect right after a thread frees up
         assertThat(DOWNSTREAM.accepted() - acceptedBefore).isBetween(0, POOL_THREADS);
     }

@@ -14,10 +14,21 @@ import com.example.threading.testing.RawHttpConnection;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HostPortHttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.HTTP2Session;
+import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.api.Stream;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -72,6 +83,33 @@ class ClientDisconnectsTest {
                     HttpResponse.BodyHandlers.ofString());
             Thread.sleep(100);
             answer.cancel(true); // RST_STREAM
+        }
+        assertCountedQuietlyAndNothingInFlight(before);
+    }
+
+    /**
+     * A client that drops its HTTP/2 connection (TCP close, no GOAWAY) while its streams wait for their answers: the
+     * writes fail with a {@code ClosedChannelException}, which Jersey logged as "Error while closing the output
+     * stream in order to commit response" at ERROR.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"/work/cached?ms=300", "/work/blocking?ms=300", "/fanout?n=2&ms=300"})
+    void http2ConnectionsDroppedMidAnswerAreCountedNotLoggedAsErrors(String pathAndQuery) throws Exception {
+        long before = disconnects().getCount();
+        HTTP2Client client = new HTTP2Client();
+        client.start();
+        try {
+            Session session = client.connect(new InetSocketAddress("127.0.0.1", APP.getLocalPort()), new Session.Listener() { })
+                    .get(10, TimeUnit.SECONDS);
+            for (int i = 0; i < RESETS; i++) {
+                MetaData.Request request = new MetaData.Request("GET", "http", new HostPortHttpField("127.0.0.1:" + APP.getLocalPort()),
+                        pathAndQuery, HttpVersion.HTTP_2, HttpFields.EMPTY, -1);
+                session.newStream(new HeadersFrame(request, null, true), new Stream.Listener() { }).get(10, TimeUnit.SECONDS);
+            }
+            Thread.sleep(100);
+            ((HTTP2Session) session).getEndPoint().close();
+        } finally {
+            client.stop();
         }
         assertCountedQuietlyAndNothingInFlight(before);
     }

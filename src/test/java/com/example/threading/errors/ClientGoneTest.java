@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ClosedChannelException;
 import org.eclipse.jetty.io.EofException;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,13 @@ class ClientGoneTest {
     void resetAndBrokenPipeAreDisconnects() {
         assertThat(ClientGone.cause(new IOException("Connection reset by peer"))).isNotNull();
         assertThat(ClientGone.cause(new RuntimeException(new IOException("Broken pipe")))).isNotNull();
+    }
+
+    @Test
+    void aClosedChannelIsADisconnect() {
+        // An HTTP/2 connection the client closed without a GOAWAY: Jetty fails its open streams with this.
+        ClosedChannelException closed = new ClosedChannelException();
+        assertThat(ClientGone.cause(new UncheckedIOException(new IOException(closed)))).isSameAs(closed);
     }
 
     @Test

@@ -29,8 +29,6 @@ final class FuzzInputs {
 
     /** The bearer token the fuzzed service is configured with. */
     static final String TOKEN = "fuzz-token";
-    /** Largest {@code n} sent with {@code via=rxjava} (a known stall from a few hundred calls on, see {@link #fanout}). */
-    static final int RXJAVA_MAX_N = 100;
     /** {@code events.maxTimeout} of the fuzzed service, in seconds. */
     static final int MAX_POLL_SECONDS = 3;
 
@@ -70,10 +68,7 @@ final class FuzzInputs {
         return Combinators.combine(method(), n.optional(), waitMs().optional(), via.optional(), extraHeaders())
                 .as((method, count, ms, how, headers) -> {
                     List<String> pairs = new ArrayList<>();
-                    // Known bug, left out (docs/errors.md, "Fuzz suite"): via=rxjava with some hundred calls overflows the
-                    // client pool's queue inside RxJava's scheduler and stalls until the fan-out timeout (5 min).
-                    Optional<String> calls = how.filter("rxjava"::equals).isPresent() && validCallsAbove(count.orElse("100"), RXJAVA_MAX_N)
-                            ? Optional.of(String.valueOf(RXJAVA_MAX_N)) : count;
+                    Optional<String> calls = count;
                     calls.ifPresent(value -> pairs.add(pair("n", value)));
                     // Many calls must each be quick: the service accepts n=1000 with ms=60000 (1000 threads for a minute).
                     String wait = ms.orElse(null);

@@ -76,10 +76,9 @@ class LongPollEndpointTest {
         assertThat(full.json().get("code").asInt()).isEqualTo(503);
         assertThat(metrics().meter("events.rejected").getCount()).isEqualTo(rejectedBefore + 1);
 
-        long start = System.nanoTime();
         JsonNode published = post("{\"batch\":1000}", TOKEN).json();
-        CompletableFuture.allOf(polls.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
-        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        // Well before the polls' 60 s timeout: had the batch waited for it, this would fail (and each answer be a 204).
+        CompletableFuture.allOf(polls.toArray(CompletableFuture[]::new)).get(40, TimeUnit.SECONDS);
 
         for (CompletableFuture<Answer> poll : polls) {
             Answer response = poll.join();
@@ -91,10 +90,6 @@ class LongPollEndpointTest {
             assertThat(body.get("missed").asBoolean()).isFalse();
             assertThat(body.get("lastId").asLong()).isEqualTo(cursor + 1);
         }
-        // Publish to the last answer read by this client (which shares the 2 cores with the server and, here, with
-        // other builds): a generous bound that still fails if the batch waits for the polls' 60 s timeout.
-        // The figures measured on a quieter machine are in docs/longpoll.md (measured figures).
-        assertThat(elapsedMs).isLessThan(45_000);
         assertThat(parked()).isZero();
         assertThat(metrics().histogram("events.batch-size").getCount()).isEqualTo(batchesBefore + 1);
         assertThat(metrics().histogram("events.batch-size").getSnapshot().getMax()).isEqualTo(MAX_PARKED);

@@ -64,22 +64,23 @@ class ServerVirtualThreadsTest {
     }
 
     @Test
-    void aThousandOneSecondBlockingRequestsAreAnsweredInAboutOneSecond() throws Exception {
+    void aThousandBlockingRequestsRunAtOnce() throws Exception {
         start(10_000);
         HTTP.getAll(url("/work/blocking?ms=1"), 20); // connections and classes warm
 
-        long start = System.nanoTime();
-        List<Answer> answers = HTTP.getAll(url("/work/blocking?ms=1000"), 1000);
-        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        List<CompletableFuture<Answer>> pending = IntStream.range(0, 1000)
+                .mapToObj(i -> HTTP.getAsync(url("/work/blocking?ms=5000"))).toList();
+        // 200 platform threads (server.maxThreads) would never hold more than 200 of them at once.
+        Await.until(() -> gauge("server.virtual-threads.running") >= 1000, Duration.ofSeconds(30),
+                "1,000 requests blocked at once, each on a virtual thread of its own");
+        List<Answer> answers = pending.stream().map(CompletableFuture::join).toList();
 
         assertThat(answers).allSatisfy(answer -> {
             assertThat(answer.status()).isEqualTo(200);
             assertThat(answer.json().path("virtualThread").asBoolean()).isTrue();
             assertThat(answer.json().path("thread").asText()).startsWith(ServerVirtualThreads.THREAD_NAME_PREFIX);
         });
-        // 200 platform threads need 5 rounds (>= 5 s); Dropwizard's enableVirtualThreads measured 5.3 s.
-        assertThat(elapsedMs).as("1,000 concurrent 1 s requests, ms").isLessThan(3_500);
-        assertThat(gauge("server.virtual-threads.running")).isZero();
+        Await.until(() -> gauge("server.virtual-threads.running") == 0, Duration.ofSeconds(10), "every virtual thread done");
         assertThat(gauge("server.virtual-threads.started")).isGreaterThanOrEqualTo(1020);
         // Admission control's default limit comes from this bound (10,000 minus its 5 % margin), not from maxThreads.
         assertThat(gauge("admission.max-requests")).isEqualTo(9_500);
@@ -123,7 +124,8 @@ class ServerVirtualThreadsTest {
         // Publishing runs on a virtual thread of its own while 2,000 others wait.
         Answer published = HTTP.postJson(url("/events"), "{\"n\":1}");
         assertThat(published.status()).isBetween(200, 299);
-        assertThat(published.latencyMs()).as("publish latency with 2,000 blocked polls, ms").isLessThan(2_000);
+        // Had publishing queued behind the blocked polls, it would have waited for their 60 s timeout.
+        assertThat(published.latencyMs()).as("publish latency with 2,000 blocked polls, ms").isLessThan(30_000);
         for (CompletableFuture<Answer> poll : polls) {
             Answer answer = poll.get(30, TimeUnit.SECONDS);
             assertThat(answer.status()).isEqualTo(200);
@@ -139,8 +141,8 @@ class ServerVirtualThreadsTest {
             assertThat(answer.status()).isEqualTo(503);
             assertThat(answer.header("Retry-After")).isEqualTo("0");
         }
-        // Within the 30 s grace period, and far below the 60 s the polls asked to wait.
-        assertThat(stopMs).isLessThan(15_000);
+        // Ended by answering the polls, not by the 30 s grace period running out (nor the 60 s the polls asked for).
+        assertThat(stopMs).isLessThan(25_000);
     }
 
     private List<CompletableFuture<Answer>> blockPolls(int count) {

@@ -1,0 +1,132 @@
+package com.example.threading.client;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs the {@code calls} of one fan-out at most {@code width} at a time: {@link #open} starts the first
+ * {@code width}, each call that ends starts the next, {@link #stop} starts no more (the fan-out was answered at its
+ * timeout). Once no call runs and none will start, {@code drained} runs, exactly once: that is when the fan-out's
+ * places are free again, not when it was answered (a call still waiting for its downstream holds its thread).
+ *
+ * <p>Starts never nest: a call that ends while its own start is still on the stack (an executor that refused it, a
+ * future already complete) only records a free slot, and the thread already starting calls starts the next one in
+ * its loop. The stack stays flat whatever {@code calls} is.
+ *
+ * <p>Thread-safety: {@link #open} is called once, then each call's {@code ended} and {@link #stop} from any thread,
+ * concurrently; a call's {@code ended} counts once however often it runs. The counters are guarded by this window's monitor; {@code start} and
+ * {@code drained} run outside it, on the thread that claimed them. At most one thread starts calls at a time (the
+ * one that set {@code starting}); a change made by another thread while it does is seen by its next look under the
+ * monitor, so no free slot is lost.
+ */
+final class CallWindow {
+
+    private final int calls;
+    private final int width;
+    private final Call start;
+    private final Runnable drained;
+
+    private int freeSlots;
+    private int started;
+    private int running;
+    private boolean stopped;
+    private boolean starting;
+    private boolean finished;
+
+    /**
+     * @param calls   calls to make, at least 1
+     * @param width   most calls running at once, at least 1
+     * @param start   starts one call
+     * @param drained runs once, when no call runs and none will start
+     */
+    CallWindow(int calls, int width, Call start, Runnable drained) {
+        if (calls < 1 || width < 1) {
+            throw new IllegalArgumentException("calls and width must be at least 1, were " + calls + " and " + width);
+        }
+        this.calls = calls;
+        this.width = width;
+        this.start = start;
+        this.drained = drained;
+    }
+
+    /** Starts the first {@code width} calls. */
+    void open() {
+        changeThenStart(() -> {
+            if (freeSlots != 0 || started != 0) {
+                throw new IllegalStateException("a call window opens once");
+            }
+            freeSlots = width;
+        });
+    }
+
+    /** One started call has ended: starts the next, if any is left and the window is not stopped. */
+    private void ended() {
+        changeThenStart(() -> {
+            running--;
+            freeSlots++;
+        });
+    }
+
+    /** Starts no more calls; those running end as they will. */
+    void stop() {
+        changeThenStart(() -> stopped = true);
+    }
+
+    /** Applies {@code change} under the monitor, then starts what fits unless another thread is already doing so. */
+    private void changeThenStart(Runnable change) {
+        synchronized (this) {
+            change.run();
+            if (starting) {
+                return; // that thread looks again before it stops starting
+            }
+            starting = true;
+        }
+        startWhatFits();
+    }
+
+    /** Calls started so far. */
+    synchronized int started() {
+        return started;
+    }
+
+    /** Called by the one thread that set {@code starting}; clears it when there is nothing left to start. */
+    private void startWhatFits() {
+        while (true) {
+            boolean startOne;
+            synchronized (this) {
+                if (freeSlots == 0 || started == calls || stopped) {
+                    starting = false;
+                    if (running > 0 || finished || (started < calls && !stopped)) {
+                        return;
+                    }
+                    finished = true;
+                    startOne = false;
+                } else {
+                    freeSlots--;
+                    running++;
+                    started++;
+                    startOne = true;
+                }
+            }
+            if (!startOne) {
+                drained.run();
+                return;
+            }
+            AtomicBoolean ended = new AtomicBoolean();
+            start.start(() -> {
+                if (ended.compareAndSet(false, true)) {
+                    ended();
+                }
+            });
+        }
+    }
+
+    /** One call of a fan-out. */
+    @FunctionalInterface
+    interface Call {
+        /**
+         * Starts the call without waiting for it. Must not throw: a call that cannot be started has ended, and says so
+         * through {@code ended}, which must run when the call has ended, on any thread (later runs are ignored).
+         */
+        void start(Runnable ended);
+    }
+}
