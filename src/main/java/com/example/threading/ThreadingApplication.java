@@ -1,29 +1,26 @@
 package com.example.threading;
 
-import com.example.threading.admission.AdmissionControl;
+import com.example.threading.admission.AdmissionBundle;
 import com.example.threading.admission.ThreadBound;
-import com.example.threading.client.ClientFanout;
-import com.example.threading.errors.JsonErrors;
+import com.example.threading.client.FanoutBundle;
+import com.example.threading.errors.JsonErrorsBundle;
 import com.example.threading.health.ReadinessBundle;
-import com.example.threading.jetty.ExecutionStrategies;
-import com.example.threading.jetty.JettyThreadPoolHealthCheck;
-import com.example.threading.jetty.virtual.ServerVirtualThreads;
-import com.example.threading.longpoll.LongPoll;
+import com.example.threading.jetty.JettyBundle;
+import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
+import com.example.threading.longpoll.LongPollBundle;
 import com.example.threading.longpoll.redis.RedisEventStream;
-import com.example.threading.metrics.PrometheusEndpoint;
-import com.example.threading.servlet.CompleteAsyncOnFailedWrite;
-import com.example.threading.work.WorkPatterns;
+import com.example.threading.longpoll.redis.RedisEventStreamBundle;
+import com.example.threading.metrics.PrometheusBundle;
+import com.example.threading.work.WorkBundle;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
-import jakarta.servlet.DispatcherType;
-import java.util.EnumSet;
 
 /**
- * Wires every threading pattern into one Dropwizard service; each pattern registers itself from its own
- * package.
+ * Every threading pattern in one Dropwizard service: one bundle per pattern, each from its own package, added in
+ * {@link #initialize}; Dropwizard runs them in that order.
  *
  * <p>Thread-safety: used by the start-up thread only: Dropwizard calls {@code initialize} and then {@code run}
  * once, before the server takes requests; the class holds no state of its own.
@@ -45,26 +42,26 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         // ${VAR:-default} in config.yml: every knob can be set from the environment (Docker, CI).
         bootstrap.setConfigurationSourceProvider(new SubstitutingSourceProvider(
                 bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)));
+        // First: refuses to start (JDK 17, or Dropwizard's own flag) before any pattern has built a pool.
+        bootstrap.addBundle(new ServerVirtualThreadsBundle<>(ThreadingConfiguration::getServerVirtualThreads));
+        bootstrap.addBundle(new JsonErrorsBundle());
+        bootstrap.addBundle(new WorkBundle<>(ThreadingConfiguration::getWork));
+        bootstrap.addBundle(new FanoutBundle<>(ThreadingConfiguration::getClient));
+        bootstrap.addBundle(new RedisEventStreamBundle());
+        bootstrap.addBundle(new LongPollBundle<>(ThreadingConfiguration::getEvents));
+        bootstrap.addBundle(new JettyBundle<>(ThreadingConfiguration::getJetty));
+        bootstrap.addBundle(new PrometheusBundle());
         // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
         bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
+        // Long-polls have their own bound (events.maxParked, events.maxPublishing): admission does not count them; nor
+        // does it count the balancer's readiness probe, so a busy instance stays in rotation.
+        bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
+                LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH, ReadinessBundle.PATH));
     }
 
     @Override
     public void run(ThreadingConfiguration configuration, Environment environment) {
-        // First: refuses to start (JDK 17, or Dropwizard's own flag) before any pattern has built a pool.
-        ServerVirtualThreads.register(environment, configuration.getServerVirtualThreads(), configuration.getServerFactory());
-        JsonErrors.register(environment);
-        // The Jersey endpoints that answer from a resumed AsyncResponse; the long-poll servlet completes its own.
-        environment.servlets().addFilter("complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
-                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, WorkPatterns.URL_PATTERN, ClientFanout.PATH);
-        new WorkPatterns(configuration.getWork()).register(environment);
-        new ClientFanout(configuration.getClient()).register(environment);
-        new LongPoll(configuration.getEvents()).register(environment);
-        JettyThreadPoolHealthCheck.register(environment);
-        ExecutionStrategies.register(environment, configuration.getJetty());
-        PrometheusEndpoint.register(environment);
-        AdmissionControl.register(environment, configuration.getAdmission(), threadBound(configuration), LongPoll.PATH, LongPoll.BLOCKING_PATH,
-                ReadinessBundle.PATH);
+        // Everything is registered by the bundles.
     }
 
     /**

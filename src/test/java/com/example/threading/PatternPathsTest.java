@@ -2,9 +2,9 @@ package com.example.threading;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.client.ClientFanout;
-import com.example.threading.longpoll.LongPoll;
-import com.example.threading.work.WorkPatterns;
+import com.example.threading.client.FanoutBundle;
+import com.example.threading.longpoll.LongPollBundle;
+import com.example.threading.work.WorkBundle;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,16 +15,16 @@ import org.junit.jupiter.api.Test;
 class PatternPathsTest {
 
     @Test
-    void theFanoutsDefaultDownstreamIsTheWorkPatternsCachedEndpoint() {
-        assertThat(WorkPatterns.PATTERNS).contains("cached");
-        assertThat(ClientFanout.SELF_DOWNSTREAM_PATH).isEqualTo(WorkPatterns.PATH + "/cached");
+    void theFanoutsDefaultDownstreamIsTheWorkBundleCachedEndpoint() {
+        assertThat(WorkBundle.PATTERNS).contains("cached");
+        assertThat(FanoutBundle.SELF_DOWNSTREAM_PATH).isEqualTo(WorkBundle.PATH + "/cached");
     }
 
     @Test
     void theFilterPatternCoversEveryWorkEndpointAndNoOtherPatternsPath() {
-        assertThat(WorkPatterns.URL_PATTERN).isEqualTo(WorkPatterns.PATH + "/*");
-        List<String> others = List.of(ClientFanout.PATH, LongPoll.PATH, LongPoll.BLOCKING_PATH);
-        assertThat(others).noneMatch(path -> path.startsWith(WorkPatterns.PATH + "/") || path.equals(WorkPatterns.PATH));
+        assertThat(WorkBundle.URL_PATTERN).isEqualTo(WorkBundle.PATH + "/*");
+        List<String> others = List.of(FanoutBundle.PATH, LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH);
+        assertThat(others).noneMatch(path -> path.startsWith(WorkBundle.PATH + "/") || path.equals(WorkBundle.PATH));
         assertThat(others).doesNotHaveDuplicates().allMatch(path -> path.startsWith("/"));
     }
 }

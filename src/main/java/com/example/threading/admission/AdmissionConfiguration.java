@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * bound by {@link AdmissionLimits#resolve}.
  *
  * <p>Thread-safety: filled in by Jackson and checked by Bean Validation on the start-up thread, then only read, by
- * {@link AdmissionControl#register} on that same thread.
+ * {@link AdmissionBundle#run} on that same thread.
  */
 public final class AdmissionConfiguration {
 

@@ -15,7 +15,7 @@ import org.eclipse.jetty.util.Callback;
  * (the response is written), so an async request holds its place until its answer is sent; it sends no
  * {@code Retry-After} and writes Jetty's error page (overridden in {@link #reject} and {@link #expireSuspended});
  * by default a suspended request waits forever ({@code maxSuspend} zero; set here from {@code maxQueueTime}).
- * Requests matching an exclusion (see {@link AdmissionControl#register}) pass without taking a place.
+ * Requests matching an exclusion (the paths given to {@link AdmissionBundle}) pass without taking a place.
  *
  * <p>Thread-safety: configured on the start-up thread before the server starts. QoSHandler's own state is
  * thread-safe; this class adds an atomic counter and a request attribute. A request's arrival is stamped by the

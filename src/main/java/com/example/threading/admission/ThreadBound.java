@@ -9,7 +9,7 @@ import io.dropwizard.core.server.ServerFactory;
  *
  * <p>The seam for virtual threads: with platform threads the bound is {@code server.maxThreads}. A server that runs
  * requests on virtual threads has a different bound (how many virtual threads may run requests at once); in that
- * mode, pass that bound to {@link AdmissionControl#register} instead of {@link #platformThreads}, so the default
+ * mode, give {@link AdmissionBundle} that bound instead of {@link #platformThreads}, so the default
  * comes from it and not from {@code maxThreads}.
  *
  * <p>Thread-safety: stateless; called on the start-up thread.

@@ -17,13 +17,14 @@
  * a suspended request that waits too long is refused from Jetty's scheduler via a pool thread. Metric scrapes run
  * on the admin connector's threads.
  *
- * <p>Entry class: {@link com.example.threading.admission.AdmissionControl}
- * ({@code AdmissionControl.register(environment, configuration.getAdmission(), ThreadBound.platformThreads(...),
- * uncounted paths...)}); configuration {@link com.example.threading.admission.AdmissionConfiguration} (section
- * {@code admission}); the seam for a virtual-thread bound is {@link com.example.threading.admission.ThreadBound};
- * metrics {@code admission.*}. The guide is {@code docs/admission.md}.
+ * <p>Entry class: {@link com.example.threading.admission.AdmissionBundle}, a Dropwizard bundle
+ * ({@code bootstrap.addBundle(new AdmissionBundle<>(MyConfiguration::getAdmission, threadBound, uncounted paths...))});
+ * configuration {@link com.example.threading.admission.AdmissionConfiguration} (section {@code admission}); the
+ * thread bound the defaults derive from is {@link com.example.threading.admission.ThreadBound} (or a virtual-thread
+ * bound); metrics {@code admission.*}. The guide is {@code docs/admission.md}.
  *
- * <p>To copy: the whole package; it needs Dropwizard core (Jetty 12.1) and nothing else. It imports no pattern
+ * <p>To copy: the whole package and one {@code addBundle} line; it needs Dropwizard core (Jetty 12.1) and, for
+ * {@code limit: gradient2}, {@code com.netflix.concurrency-limits:concurrency-limits-core}. It imports no pattern
  * package: the paths it must not count are passed in.
  */
 package com.example.threading.admission;

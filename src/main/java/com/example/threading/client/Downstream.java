@@ -59,7 +59,7 @@ final class Downstream {
         } else if (host.contains(":") && !host.startsWith("[")) {
             host = "[" + host + "]";
         }
-        return URI.create(scheme + "://" + host + ":" + connector.getLocalPort() + rootPath(environment) + ClientFanout.SELF_DOWNSTREAM_PATH);
+        return URI.create(scheme + "://" + host + ":" + connector.getLocalPort() + rootPath(environment) + FanoutBundle.SELF_DOWNSTREAM_PATH);
     }
 
     /** The context path and Jersey root ("/" and "/*" by default; "/application" under the simple server). */

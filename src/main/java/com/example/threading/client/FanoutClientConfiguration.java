@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * full. Dropwizard's defaults (1, 128, 8) therefore run up to 9 calls on a single thread.
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * ClientFanout#register} (and Dropwizard's client builder) on that same thread.
+ * FanoutBundle#run} (and Dropwizard's client builder) on that same thread.
  */
 public final class FanoutClientConfiguration extends JerseyClientConfiguration {
 

@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * final and immutable or thread-safe (the Jersey client, {@link Downstream}, {@link FanoutCalls},
  * copied maps of Metrics objects); everything that belongs to one request lives in that request's {@link FanoutRun}.
  */
-@Path(ClientFanout.PATH)
+@Path(FanoutBundle.PATH)
 @Produces(MediaType.APPLICATION_JSON)
 public final class FanoutResource {
 

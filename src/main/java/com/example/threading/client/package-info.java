@@ -23,20 +23,19 @@
  * and the calls not yet started never are (one already handed to a thread is dropped by
  * {@link com.example.threading.client.ThreadRecordingFilter}); the places come back when the last running call ends.
  *
- * <p>Entry class: {@link com.example.threading.client.ClientFanout}
- * ({@code new ClientFanout(configuration.getClient()).register(environment)}; path
- * {@link com.example.threading.client.ClientFanout#PATH}); configuration
+ * <p>Entry class: {@link com.example.threading.client.FanoutBundle}, a Dropwizard bundle
+ * ({@code bootstrap.addBundle(new FanoutBundle<>(MyConfiguration::getClient))}; path
+ * {@link com.example.threading.client.FanoutBundle#PATH}); configuration
  * {@link com.example.threading.client.FanoutClientConfiguration} (section {@code client}: Dropwizard's Jersey
- * client settings plus the downstream and the fan-out timeout); metrics {@code client.fanout.*} and
+ * client settings plus the downstream, the places and the fan-out timeout); metrics {@code client.fanout.*} and
  * Dropwizard's HTTP-client metrics. The guide (pool sizing, the pitfall, figures) is {@code docs/client.md}.
  *
- * <p>To copy: the whole package. It needs {@code io.dropwizard:dropwizard-client} and, for {@code via=rxjava},
- * {@code io.reactivex.rxjava2:rxjava}; a downstream: {@code client.downstreamUrl}, or
- * by default this service's own {@code /work/cached}
- * ({@link com.example.threading.client.ClientFanout#SELF_DOWNSTREAM_PATH}, to be changed where the work pattern
- * is not copied along); and, like every endpoint that resumes an {@code AsyncResponse}, a filter that completes
- * the request when writing its answer fails
- * ({@link com.example.threading.servlet.CompleteAsyncOnFailedWrite}, mapped on the fan-out's path by the
- * application).
+ * <p>To copy: the whole package and one {@code addBundle} line. It needs {@code io.dropwizard:dropwizard-client} and,
+ * for {@code via=rxjava}, {@code io.reactivex.rxjava2:rxjava}; and a downstream: {@code client.downstreamUrl}, or by
+ * default this service's own {@code /work/cached}
+ * ({@link com.example.threading.client.FanoutBundle#SELF_DOWNSTREAM_PATH}: set {@code downstreamUrl} where the work
+ * pattern is not copied along). The bundle maps its own {@code CompleteAsyncOnFailedWrite} on {@code /fanout}: the
+ * resource resumes an {@code AsyncResponse}, and Jersey 3.1 on Jetty 12.1 leaves a request whose resumed answer
+ * could not be written in flight until the server stops ({@code FanoutLiftOutTest}).
  */
 package com.example.threading.client;

@@ -25,8 +25,8 @@
  * filter on every thread that logs; the disconnect counter's listener on the thread that completes a request's
  * stream. None holds state but thread-safe meters.
  *
- * <p>Entry class: {@link com.example.threading.errors.JsonErrors#register}, called first in
- * {@code ThreadingApplication.run}. To copy: the package (Jetty 12.1 ee10, Dropwizard 5); the page is
- * docs/errors.md.
+ * <p>Entry class: {@link com.example.threading.errors.JsonErrorsBundle}, a Dropwizard bundle added before the
+ * patterns' ({@code bootstrap.addBundle(new JsonErrorsBundle())}). To copy: the package (Jetty 12.1 ee10,
+ * Dropwizard 5); the page is docs/errors.md.
  */
 package com.example.threading.errors;

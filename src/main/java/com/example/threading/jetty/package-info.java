@@ -13,15 +13,15 @@
  * registers the gauges once the server has started; selector and pool threads do the work counted; metric
  * scrapes and health checks run on the admin connector's threads and only read Jetty's thread-safe counters.
  *
- * <p>Entry classes: {@link com.example.threading.jetty.ExecutionStrategies}
- * ({@code ExecutionStrategies.register(environment, configuration.getJetty())}) and
- * {@link com.example.threading.jetty.JettyThreadPoolHealthCheck}
- * ({@code JettyThreadPoolHealthCheck.register(environment)}, health check {@code jetty-thread-pool});
+ * <p>Entry class: {@link com.example.threading.jetty.JettyBundle}, a Dropwizard bundle
+ * ({@code bootstrap.addBundle(new JettyBundle<>(MyConfiguration::getJetty))}) that registers
+ * {@link com.example.threading.jetty.ExecutionStrategies} and
+ * {@link com.example.threading.jetty.JettyThreadPoolHealthCheck} (health check {@code jetty-thread-pool});
  * configuration {@link com.example.threading.jetty.JettyConfiguration} (section {@code jetty}). HTTP/2 clear
  * text is Dropwizard's {@code h2c} connector type (dropwizard-http2), set in config.yml. The guide (strategy,
  * switch, benchmark) is {@code docs/jetty.md}.
  *
- * <p>To copy: the whole package, or either entry class alone; it needs Dropwizard core (Jetty 12.1) and nothing
+ * <p>To copy: the whole package and one {@code addBundle} line; it needs Dropwizard core (Jetty 12.1) and nothing
  * else.
  */
 package com.example.threading.jetty;

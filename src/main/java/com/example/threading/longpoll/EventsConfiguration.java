@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * capacity, and the event stream ({@code events.stream}).
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * LongPoll#register} on that same thread.
+ * LongPollBundle#run} on that same thread.
  */
 public final class EventsConfiguration {
 
@@ -114,7 +114,7 @@ public final class EventsConfiguration {
     @Valid
     @NotNull
     @JsonProperty
-    private EventStreamConfiguration stream = new EventStreamConfiguration();
+    private EventStreamFactory stream = new InProcessStreamFactory();
 
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
@@ -177,8 +177,8 @@ public final class EventsConfiguration {
         return shutdownTimeout;
     }
 
-    /** The {@code events.stream} section: in-process or Redis. */
-    public EventStreamConfiguration getStream() {
+    /** The {@code events.stream} section: which event stream to build ({@code type}: in-process, or e.g. redis). */
+    public EventStreamFactory getStream() {
         return stream;
     }
 }

@@ -6,7 +6,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 
 /**
- * The hub's meters, histogram and timer, all named {@code events.*} (gauges are registered by {@link LongPoll};
+ * The hub's meters, histogram and timer, all named {@code events.*} (gauges are registered by {@link LongPollBundle};
  * the publish endpoint's meters are in {@link PublishMetrics}).
  *
  * <p>Thread-safety: immutable holder of thread-safe Metrics objects.

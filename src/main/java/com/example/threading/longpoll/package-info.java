@@ -37,20 +37,21 @@
  *       every parked poll gets a full 503 and every blocking waiter wakes, before the connectors close.</li>
  * </ul>
  *
- * <p>Entry class: {@link com.example.threading.longpoll.LongPoll}
- * ({@code new LongPoll(configuration.getEvents()).register(environment)}; paths
- * {@link com.example.threading.longpoll.LongPoll#PATH} and
- * {@link com.example.threading.longpoll.LongPoll#BLOCKING_PATH});
+ * <p>Entry class: {@link com.example.threading.longpoll.LongPollBundle}, a Dropwizard bundle
+ * ({@code bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents))}; paths
+ * {@link com.example.threading.longpoll.LongPollBundle#PATH} and
+ * {@link com.example.threading.longpoll.LongPollBundle#BLOCKING_PATH});
  * configuration {@link com.example.threading.longpoll.EventsConfiguration} (section {@code events}); metrics
  * {@code events.*}. The guide (contract, disconnects, shutdown, figures) is {@code docs/longpoll.md}.
  *
- * <p>To copy: the whole package. It needs Dropwizard core (Jetty 12 ee10 servlets, Jackson, Metrics) and nothing
- * from the other packages: the servlets complete their own async requests. To share one event stream between
- * instances, implement {@link com.example.threading.longpoll.EventSource} and
- * {@link com.example.threading.longpoll.EventSink} in place of {@code InProcessEventStream}, plus
- * {@link com.example.threading.longpoll.EventArchive} (cursors the ring cannot answer) and
- * {@link com.example.threading.longpoll.TickGate} (one ticker per cluster); the hub, history and servlets stay as
- * they are. The sub-package {@code longpoll.redis} does this on Redis Streams ({@code events.stream.type: redis},
- * {@code docs/longpoll-redis.md}).
+ * <p>To copy: the whole package and one {@code addBundle} line. It needs Dropwizard core (Jetty 12 ee10 servlets,
+ * Jackson, Metrics) and nothing from the other packages: the servlets complete their own async requests. The stream
+ * is the seam for several instances: {@code events.stream.type} names an
+ * {@link com.example.threading.longpoll.EventStreamFactory} whose {@link com.example.threading.longpoll.EventStream}
+ * gives the hub its {@link com.example.threading.longpoll.EventSource},
+ * {@link com.example.threading.longpoll.EventSink}, {@link com.example.threading.longpoll.EventArchive} (cursors the
+ * ring cannot answer) and {@link com.example.threading.longpoll.TickGate} (one ticker per cluster); in-process is
+ * built in, the hub, history and servlets stay as they are for any other. The sub-package {@code longpoll.redis}
+ * adds {@code redis} (Redis Streams, {@code docs/longpoll-redis.md}); this package compiles without it.
  */
 package com.example.threading.longpoll;

@@ -12,7 +12,7 @@ import jakarta.ws.rs.core.MediaType;
  *
  * <p>Thread-safety: stateless; Jersey uses one instance for all requests, concurrently on Jetty workers.
  */
-@Path(WorkPatterns.PATH + "/blocking")
+@Path(WorkBundle.PATH + "/blocking")
 @Produces(MediaType.APPLICATION_JSON)
 public final class BlockingWorkResource {
 

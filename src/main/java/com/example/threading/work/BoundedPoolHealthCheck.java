@@ -13,10 +13,10 @@ import java.util.concurrent.ThreadPoolExecutor;
  */
 final class BoundedPoolHealthCheck extends HealthCheck {
 
-    private final AdmissionLimit admission;
+    private final PlaceLimitedExecutor admission;
     private final ThreadPoolExecutor pool;
 
-    BoundedPoolHealthCheck(AdmissionLimit admission, ThreadPoolExecutor pool) {
+    BoundedPoolHealthCheck(PlaceLimitedExecutor admission, ThreadPoolExecutor pool) {
         this.admission = admission;
         this.pool = pool;
     }

@@ -16,7 +16,7 @@ import jakarta.ws.rs.core.MediaType;
  * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
  * the {@link AsyncWork}, is immutable and thread-safe.
  */
-@Path(WorkPatterns.PATH + "/cached")
+@Path(WorkBundle.PATH + "/cached")
 @Produces(MediaType.APPLICATION_JSON)
 public final class CachedPoolWorkResource {
 

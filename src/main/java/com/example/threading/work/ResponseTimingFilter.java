@@ -21,7 +21,7 @@ import java.util.Map;
  */
 final class ResponseTimingFilter implements Filter {
 
-    private static final String PREFIX = WorkPatterns.PATH + "/";
+    private static final String PREFIX = WorkBundle.PATH + "/";
 
     private final Map<String, Timer> timersByPattern;
 

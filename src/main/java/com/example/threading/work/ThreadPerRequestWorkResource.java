@@ -17,7 +17,7 @@ import jakarta.ws.rs.core.MediaType;
  * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
  * the {@link AsyncWork}, is immutable and thread-safe.
  */
-@Path(WorkPatterns.PATH + "/thread-per-request")
+@Path(WorkBundle.PATH + "/thread-per-request")
 @Produces(MediaType.APPLICATION_JSON)
 public final class ThreadPerRequestWorkResource {
 

@@ -19,7 +19,7 @@ import java.util.Optional;
  * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
  * an optional {@link AsyncWork}, is immutable and thread-safe.
  */
-@Path(WorkPatterns.PATH + "/virtual")
+@Path(WorkBundle.PATH + "/virtual")
 @Produces(MediaType.APPLICATION_JSON)
 public final class VirtualThreadWorkResource {
 

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * /work/{pattern}}.
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * WorkPatterns#register} on that same thread.
+ * WorkBundle#run} on that same thread.
  */
 public final class WorkConfiguration {
 

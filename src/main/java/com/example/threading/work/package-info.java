@@ -7,10 +7,10 @@
  *       below {@code server.maxThreads}; beyond it requests queue in Jetty's unbounded job queue.</li>
  *   <li>{@code thread-per-request}: the anti-pattern, a new platform thread per request
  *       ({@code work-thread-per-request-<n>}), never reused; only a safety cap on live threads
- *       ({@code threadPerRequest.maxThreads}, an {@code AdmissionLimit}) keeps a burst from exhausting the JVM.</li>
+ *       ({@code threadPerRequest.maxThreads}, a {@code PlaceLimitedExecutor}) keeps a burst from exhausting the JVM.</li>
  *   <li>{@code cached}: the {@code AsyncResponse} is resumed from a managed cached pool ({@code work-cached-<n>}):
  *       a thread per concurrent wait, reused when idle; {@code maxThreads} is only a safety cap.</li>
- *   <li>{@code bounded}: a fixed pool ({@code work-bounded-<n>}) behind {@link com.example.threading.work.AdmissionLimit}:
+ *   <li>{@code bounded}: a fixed pool ({@code work-bounded-<n>}) behind {@link com.example.threading.work.PlaceLimitedExecutor}:
  *       exactly {@code threads + queueCapacity} requests are admitted, the rest get 503 with {@code Retry-After}
  *       at once.</li>
  *   <li>{@code virtual}: a new virtual thread per task ({@code work-virtual-<n>}) on JDK 21+; on JDK 17 to 20 the
@@ -25,18 +25,17 @@
  * of them win. Jetty writes the answer; {@link com.example.threading.work.ResponseTimingFilter} stops the
  * pattern's timer when the async request completes.
  *
- * <p>Entry class: {@link com.example.threading.work.WorkPatterns}
- * ({@code new WorkPatterns(configuration.getWork()).register(environment)}); configuration:
+ * <p>Entry class: {@link com.example.threading.work.WorkBundle}, a Dropwizard bundle
+ * ({@code bootstrap.addBundle(new WorkBundle<>(MyConfiguration::getWork))}); configuration:
  * {@link com.example.threading.work.WorkConfiguration} (section {@code work}); metrics {@code work.<pattern>.*};
  * health check {@code work-bounded-pool}. The guide (contract, figures) is {@code docs/work.md}.
  *
- * <p>To copy: the whole package. It needs Dropwizard core and, for the four async patterns, a filter that
- * completes a request whose resumed answer could not be written
- * ({@link com.example.threading.servlet.CompleteAsyncOnFailedWrite}, mapped on
- * {@link com.example.threading.work.WorkPatterns#URL_PATTERN} by the application): Jersey 3.1 on Jetty 12.1 otherwise leaves such a request in flight until the server stops.
- * To copy one pattern only: its resource, {@code AsyncWork}, {@code WaitTime}, {@code WorkResult} and
- * {@code SimulatedWork} (or your own work in its place), plus {@code AdmissionLimit} for {@code bounded},
- * {@code VirtualThreads} for {@code virtual}, {@code ThreadPerRequestExecutor} for the anti-pattern, and the
- * lines of {@code WorkPatterns} that build its executor.
+ * <p>To copy: the whole package (it needs Dropwizard core, nothing else of this project) and one {@code addBundle}
+ * line. The bundle also maps {@code CompleteAsyncOnFailedWrite} on {@code /work/*}, which completes a request whose
+ * resumed answer could not be written: Jersey 3.1 on Jetty 12.1 otherwise leaves such a request in flight until the
+ * server stops ({@code WorkLiftOutTest} shows both). To copy one pattern only: its resource, {@code AsyncWork},
+ * {@code WaitTime}, {@code WorkResult}, {@code CompleteAsyncOnFailedWrite} and {@code SimulatedWork} (or your own work
+ * in its place), plus {@code PlaceLimitedExecutor} for {@code bounded}, {@code VirtualThreads} for {@code virtual},
+ * {@code ThreadPerRequestExecutor} for the anti-pattern, and the lines of {@code WorkBundle} that build its executor.
  */
 package com.example.threading.work;

@@ -116,7 +116,7 @@ class ClientDisconnectsTest {
 
     private void assertCountedQuietlyAndNothingInFlight(long before) {
         Await.until(() -> disconnects().getCount() - before >= RESETS, Duration.ofSeconds(10),
-                RESETS + " disconnects counted in " + JsonErrors.CLIENT_DISCONNECTS);
+                RESETS + " disconnects counted in " + JsonErrorsBundle.CLIENT_DISCONNECTS);
         Counter inFlight = APP.getEnvironment().metrics()
                 .counter("io.dropwizard.jetty.MutableServletContextHandler.active-requests");
         Await.until(() -> inFlight.getCount() == 0, Duration.ofSeconds(10), "no request in flight");
@@ -125,6 +125,6 @@ class ClientDisconnectsTest {
     }
 
     private static Meter disconnects() {
-        return APP.getEnvironment().metrics().meter(JsonErrors.CLIENT_DISCONNECTS);
+        return APP.getEnvironment().metrics().meter(JsonErrorsBundle.CLIENT_DISCONNECTS);
     }
 }

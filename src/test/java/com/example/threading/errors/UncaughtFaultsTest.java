@@ -10,6 +10,7 @@ import com.example.threading.testing.LoopbackHttp.Answer;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.Configuration;
+import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.testing.ResourceHelpers;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A real server fault (an exception no one handled, in a Jersey resource or a servlet) is a 500 with the one JSON
  * body and nothing of the exception in it, and is still logged as an ERROR with its stack trace. A bare
- * Dropwizard application with {@link JsonErrors} and two endpoints that throw.
+ * Dropwizard application with {@link JsonErrorsBundle} and two endpoints that throw.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class UncaughtFaultsTest {
@@ -84,8 +85,12 @@ class UncaughtFaultsTest {
     /** Dropwizard with the service's error handling and two endpoints that fail. */
     public static final class FaultsApplication extends Application<Configuration> {
         @Override
+        public void initialize(Bootstrap<Configuration> bootstrap) {
+            bootstrap.addBundle(new JsonErrorsBundle());
+        }
+
+        @Override
         public void run(Configuration configuration, Environment environment) {
-            JsonErrors.register(environment);
             environment.jersey().register(new FaultyResource());
             environment.servlets().addServlet("servlet-fault", new FaultyServlet()).addMapping("/servlet-fault");
         }

@@ -15,7 +15,7 @@ import net.jqwik.api.Tuple;
 
 /**
  * The generators of the fuzz suite: every endpoint of the service with every parameter it reads (from
- * {@code WorkPatterns}, {@code ClientFanout}, {@code LongPoll} and the admin port), values at and around every bound
+ * {@code WorkBundle}, {@code FanoutBundle}, {@code LongPollBundle} and the admin port), values at and around every bound
  * and hostile ones (huge, negative, not numbers, Unicode, NUL, invalid UTF-8, repeated), random methods, content
  * types, headers and bodies (truncated, chunked, oversized, invalid UTF-8, deeply nested JSON).
  *

@@ -32,7 +32,7 @@ class EventHubArchiveTest {
     private long numbered;
     private CompletableFuture<EventArchive.Read> nextRead;
     private final EventArchive archive = this::read;
-    private final EventHub hub = new EventHub(RING, 100, 1, Runnable::run, new JsonResponses(MAPPER), metrics, archive);
+    private final EventHub hub = new EventHub(RING, 100, 1, Runnable::run, new JsonResponses(MAPPER), metrics, archive, System::nanoTime);
 
     @Test
     void aCursorOlderThanTheRingIsAnsweredFromTheArchiveWithoutMissed() throws IOException {

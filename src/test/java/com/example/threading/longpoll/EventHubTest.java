@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -135,7 +136,8 @@ class EventHubTest {
 
     @Test
     void thePollsOwnDeadlineAnswers204AndAnAnsweredPollIsNotExpiredLater() throws Exception {
-        EventHub hub = hub(10);
+        AtomicLong nanos = new AtomicLong(1_000_000_000L);
+        EventHub hub = new EventHub(16, 10, 1, Runnable::run, new JsonResponses(MAPPER), metrics, null, nanos::get);
         FakeAsyncContext waiting = new FakeAsyncContext(true);
         hub.poll(waiting, null, 50);
         FakeAsyncContext answered = new FakeAsyncContext(true);
@@ -145,7 +147,9 @@ class EventHubTest {
         hub.poll(expiring, null, 50);
 
         assertThat(hub.expireDue()).as("nothing is due before its timeout").isZero();
-        Thread.sleep(50 + 2 * EventHub.DEADLINE_TICK_MS);
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(49));
+        assertThat(hub.expireDue()).as("nor a millisecond before it").isZero();
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(1 + EventHub.DEADLINE_TICK_MS));
         assertThat(hub.expireDue()).as("only the poll still waiting: the answered ones forgot their deadline").isEqualTo(1);
 
         assertThat(expiring.status()).isEqualTo(204);
@@ -184,7 +188,7 @@ class EventHubTest {
             polls.add(poll);
         }
 
-        assertThat(hub.close(5_000)).isEqualTo(3);
+        assertThat(new StopAnsweringParkedPolls(hub, new JsonResponses(MAPPER), metrics, 5_000).answerAll()).isEqualTo(3);
 
         for (FakeAsyncContext poll : polls) {
             assertThat(poll.status()).isEqualTo(503);

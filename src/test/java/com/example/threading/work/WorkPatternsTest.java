@@ -183,7 +183,7 @@ class WorkPatternsTest {
     void patternMetricsAreOnTheAdminPortAndPrometheusParses() {
         HTTP.get(app("/work/cached?ms=1"));
         JsonNode metrics = admin().metrics();
-        for (String pattern : WorkPatterns.PATTERNS) {
+        for (String pattern : WorkBundle.PATTERNS) {
             assertThat(metrics.path("timers").has("work." + pattern + ".response-time")).as(pattern).isTrue();
         }
         for (String pool : List.of("cached", "bounded")) {

@@ -20,13 +20,14 @@
  * execution-strategy switch, and what Jetty does depends on the pool's reserved threads), in a sub-package because
  * it is a pattern of its own that uses nothing of {@code jetty/}.
  *
- * <p>Entry class: {@link com.example.threading.jetty.virtual.ServerVirtualThreads}
- * ({@code ServerVirtualThreads.register(environment, configuration.getServerVirtualThreads(),
- * configuration.getServerFactory())}, first in {@code run}); configuration
- * {@link com.example.threading.jetty.virtual.ServerVirtualThreadsConfiguration} (section {@code serverVirtualThreads},
- * {@code SERVER_VIRTUAL_THREADS}, {@code VIRTUAL_MAX_CONCURRENT}); gauges {@code server.virtual-threads.*}. The guide
- * is {@code docs/virtual-threads.md}.
+ * <p>Entry class: {@link com.example.threading.jetty.virtual.ServerVirtualThreadsBundle}, a Dropwizard bundle added
+ * before those that build pools ({@code bootstrap.addBundle(new ServerVirtualThreadsBundle<>(
+ * MyConfiguration::getServerVirtualThreads))}), which runs {@link com.example.threading.jetty.virtual.ServerVirtualThreads};
+ * configuration {@link com.example.threading.jetty.virtual.ServerVirtualThreadsConfiguration} (section
+ * {@code serverVirtualThreads}, {@code SERVER_VIRTUAL_THREADS}, {@code VIRTUAL_MAX_CONCURRENT}); gauges
+ * {@code server.virtual-threads.*}. The guide is {@code docs/virtual-threads.md}.
  *
- * <p>To copy: the package; it needs Dropwizard core (Jetty 12.1) and JDK 21+ to run with the switch on.
+ * <p>To copy: the package and one {@code addBundle} line; it needs Dropwizard core (Jetty 12.1) and JDK 21+ to run
+ * with the switch on.
  */
 package com.example.threading.jetty.virtual;

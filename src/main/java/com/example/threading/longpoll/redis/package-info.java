@@ -18,14 +18,16 @@
  *   <li>The health check ({@code events-stream}) and the lag gauge read volatile state from any thread.</li>
  * </ul>
  *
- * <p>Entry class: {@link com.example.threading.longpoll.redis.RedisEventStream}
- * ({@code RedisEventStream.register(environment, configuration, historySize)}, then {@code subscribe(hub)}; the
- * parent package's {@code LongPoll} does this when {@code events.stream.type} is {@code redis}); configuration
+ * <p>Entry class: {@link com.example.threading.longpoll.redis.RedisEventStreamBundle}, a Dropwizard bundle added
+ * beside the parent's {@code LongPollBundle} ({@code bootstrap.addBundle(new RedisEventStreamBundle())}): it makes
+ * {@code events.stream.type: redis} known ({@link com.example.threading.longpoll.redis.RedisStreamFactory}), and the
+ * long-poll bundle then builds the {@link com.example.threading.longpoll.redis.RedisEventStream}; configuration
  * {@link com.example.threading.longpoll.redis.RedisStreamConfiguration} (section {@code events.stream.redis});
  * metrics {@code events.redis.*}. The guide (running two instances, guarantees, faults) is
  * {@code docs/longpoll-redis.md}.
  *
- * <p>To copy: this package together with its parent {@code longpoll} (it implements the parent's
- * {@code EventSink} and {@code EventSource}); it needs lettuce-core and nothing from the other patterns.
+ * <p>To copy: this package together with its parent {@code longpoll} (it builds on the parent's {@code EventSink},
+ * {@code EventSource}, {@code EventArchive}, {@code TickGate} and {@code EventStreamFactory}; the parent never
+ * refers to it); it needs lettuce-core and nothing from the other patterns.
  */
 package com.example.threading.longpoll.redis;

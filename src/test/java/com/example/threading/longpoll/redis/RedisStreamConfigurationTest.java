@@ -3,8 +3,11 @@ package com.example.threading.longpoll.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
-import com.example.threading.longpoll.EventStreamConfiguration;
+import com.example.threading.longpoll.InProcessStreamFactory;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationValidationException;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -30,19 +33,26 @@ class RedisStreamConfigurationTest {
     }
 
     @Test
-    void theDefaultIsTheInProcessStreamWithRedisSettingsReadyForUse() throws Exception {
-        ThreadingConfiguration configuration = load();
-        EventStreamConfiguration stream = configuration.getEvents().getStream();
-        assertThat(stream.getType()).isEqualTo(EventStreamConfiguration.Type.IN_PROCESS);
+    void theDefaultIsTheInProcessStream() throws Exception {
+        assertThat(load().getEvents().getStream()).isInstanceOf(InProcessStreamFactory.class);
+    }
+
+    @Test
+    void redisIsChosenByNameWithItsSettings() throws Exception {
+        System.setProperty(PREFIX + ".events.stream.type", "redis");
+        RedisStreamFactory stream = (RedisStreamFactory) load().getEvents().getStream();
         assertThat(stream.getRedis().getUri()).isEqualTo("redis://127.0.0.1:6379");
         assertThat(stream.getRedis().getKey()).isEqualTo("threading:events");
         assertThat(stream.getRedis().getMaxLen()).isEqualTo(100_000);
     }
 
     @Test
-    void redisIsChosenByName() throws Exception {
+    void withoutTheRedisBundleOnlyTheInProcessStreamIsKnown() {
         System.setProperty(PREFIX + ".events.stream.type", "redis");
-        assertThat(load().getEvents().getStream().getType()).isEqualTo(EventStreamConfiguration.Type.REDIS);
+        assertThatThrownBy(() -> load(Jackson.newObjectMapper()))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("events.stream")
+                .rootCause().hasMessageContaining("in-process");
     }
 
     @Test
@@ -50,21 +60,29 @@ class RedisStreamConfigurationTest {
         System.setProperty(PREFIX + ".events.stream.type", "kafka");
         assertThatThrownBy(RedisStreamConfigurationTest::load)
                 .isInstanceOf(ConfigurationException.class)
-                .hasMessageContaining("events.stream.type")
+                .hasMessageContaining("events.stream")
                 .rootCause().hasMessageContaining("in-process").hasMessageContaining("redis");
     }
 
     @Test
     void aUriThatIsNotRedisRefusesToStart() {
+        System.setProperty(PREFIX + ".events.stream.type", "redis");
         System.setProperty(PREFIX + ".events.stream.redis.uri", "http://127.0.0.1:6379");
         assertThatThrownBy(RedisStreamConfigurationTest::load)
                 .isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("redis://host:port");
     }
 
+    /** config.yml read as the service reads it: with the Redis bundle's stream type registered. */
     private static ThreadingConfiguration load() throws IOException, ConfigurationException {
-        return new YamlConfigurationFactory<>(ThreadingConfiguration.class, Validators.newValidator(),
-                Jackson.newObjectMapper(), PREFIX).build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(),
-                new EnvironmentVariableSubstitutor(false)), "config.yml");
+        Bootstrap<ThreadingConfiguration> bootstrap = new Bootstrap<>(new ThreadingApplication());
+        new RedisEventStreamBundle().initialize(bootstrap);
+        return load(bootstrap.getObjectMapper());
+    }
+
+    private static ThreadingConfiguration load(ObjectMapper mapper) throws IOException, ConfigurationException {
+        return new YamlConfigurationFactory<>(ThreadingConfiguration.class, Validators.newValidator(), mapper, PREFIX)
+                .build(new SubstitutingSourceProvider(new FileConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(false)),
+                        "config.yml");
     }
 }

@@ -6,24 +6,35 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.dropwizard.client.JerseyClientBuilder;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
+import jakarta.servlet.DispatcherType;
 import jakarta.ws.rs.client.Client;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.Function;
 
 /**
- * Builds the Jersey client of {@code /fanout} with Dropwizard's {@link JerseyClientBuilder} on a managed,
- * instrumented pool, and registers the resource and its metrics. Metric names start with {@code client.fanout}
+ * {@code /fanout} as one Dropwizard bundle: builds the Jersey client with Dropwizard's {@link JerseyClientBuilder} on a
+ * managed, instrumented pool, and registers the resource, its metrics and the filter that completes an async request
+ * whose answer could not be written.
+ * <pre>{@code
+ * bootstrap.addBundle(new FanoutBundle<>(MyConfiguration::getClient));
+ * }</pre> Metric names start with {@code client.fanout}
  * (pool, per-via timers and error meters); Dropwizard adds the HTTP client's own request timers
  * ({@code org.apache.hc.client5.http.classic.HttpClient.fanout.*}) and connection-pool gauges.
  *
- * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
+ * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server takes requests;
  * the pool, client and resource it builds are thread-safe and reach Jetty's threads through the server's start.
+ *
+ * @param <C> the application's configuration
  */
-public final class ClientFanout {
+public final class FanoutBundle<C extends Configuration> implements ConfiguredBundle<C> {
 
     /** Path of the fan-out endpoint. */
     public static final String PATH = "/fanout";
@@ -38,15 +49,17 @@ public final class ClientFanout {
     /** Name of the Jersey client: its pool threads are {@code jersey-client-fanout-<n>}. */
     public static final String CLIENT_NAME = "fanout";
 
-    private final FanoutClientConfiguration configuration;
+    private final Function<C, FanoutClientConfiguration> section;
 
-    /** The fan-out configured from the {@code client} section of config.yml. */
-    public ClientFanout(FanoutClientConfiguration configuration) {
-        this.configuration = configuration;
+    /** The fan-out, configured from the section {@code section} picks out of the application's configuration. */
+    public FanoutBundle(Function<C, FanoutClientConfiguration> section) {
+        this.section = section;
     }
 
-    /** Creates the managed pool and client, and registers the resource and metrics with Dropwizard. */
-    public void register(Environment environment) {
+    /** Creates the managed pool and client, and registers the resource, filter and metrics with Dropwizard. */
+    @Override
+    public void run(C applicationConfiguration, Environment environment) {
+        FanoutClientConfiguration configuration = section.apply(applicationConfiguration);
         MetricRegistry metrics = environment.metrics();
 
         // What JerseyClientBuilder would build from the same knobs, plus idle core threads timing out, so that
@@ -86,5 +99,8 @@ public final class ClientFanout {
         environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
                 new FanoutCalls(instrumented, pool, managedPlaces, commonLimit), configuration.getFanoutTimeout().toMilliseconds(),
                 timers, errorMeters, rejectedMeters, configuration.getRetryAfter().toSeconds()));
+        // The resource resumes an AsyncResponse: see CompleteAsyncOnFailedWrite for why this filter is needed.
+        environment.servlets().addFilter("fanout-complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, PATH);
     }
 }

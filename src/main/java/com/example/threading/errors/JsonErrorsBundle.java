@@ -1,6 +1,7 @@
 package com.example.threading.errors;
 
 import com.codahale.metrics.Meter;
+import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
@@ -17,22 +18,23 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * itself);
  * {@code http.client-disconnects}: requests that ended because the client went away (reset or closed its connection
  * or HTTP/2 stream) before the answer was complete.
+ * <pre>{@code
+ * bootstrap.addBundle(new JsonErrorsBundle());
+ * }</pre>
  *
- * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server is built; the
+ * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server is built; the
  * server's handler is installed from the server's own starting event, before it takes requests.
  */
-public final class JsonErrors {
+public final class JsonErrorsBundle implements ConfiguredBundle<Object> {
 
     /** Meter of the error bodies written by the Jetty-level handlers. */
     public static final String ERROR_BODIES = "http.error-bodies";
     /** Meter of the requests that ended because the client went away before its answer was complete. */
     public static final String CLIENT_DISCONNECTS = "http.client-disconnects";
 
-    private JsonErrors() {
-    }
-
     /** Installs the JSON error handlers, the validation mapper, the log filter and the disconnect counter in {@code environment}. */
-    public static void register(Environment environment) {
+    @Override
+    public void run(Object configuration, Environment environment) {
         Meter written = environment.metrics().meter(ERROR_BODIES);
         Meter disconnects = environment.metrics().meter(CLIENT_DISCONNECTS);
         environment.getApplicationContext().setErrorHandler(new JsonErrorHandler(written));

@@ -1,4 +1,4 @@
-package com.example.threading.servlet;
+package com.example.threading.work;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -3,42 +3,51 @@ package com.example.threading.longpoll;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.InstrumentedExecutorService;
 import com.codahale.metrics.MetricRegistry;
-import com.example.threading.longpoll.redis.RedisEventStream;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.ServletRegistration;
-import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the long-poll pattern: event stream (in-process, or Redis with {@code events.stream.type: redis}), hub, ticker, the servlets at {@code /events} and
- * {@code /events/blocking} on the application port, metrics {@code events.*} and the shutdown hook.
+ * The long-poll pattern as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by
+ * default), hub, ticker, the servlets at {@code /events} and {@code /events/blocking} on the application port, metrics
+ * {@code events.*} and the shutdown hook.
+ * <pre>{@code
+ * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
+ * }</pre>
  *
- * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
- * the hub, stream, servlets and listeners it builds are thread-safe and reach Jetty's threads through the
- * server's start.
+ * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server takes requests;
+ * the hub, stream, servlets and listeners it builds are thread-safe and reach Jetty's threads through the server's
+ * start.
+ *
+ * @param <C> the application's configuration
  */
-public final class LongPoll {
+public final class LongPollBundle<C extends Configuration> implements ConfiguredBundle<C> {
 
     /** Path of the async long-poll (GET) and publish (POST) endpoint. */
     public static final String PATH = "/events";
     /** Path of the blocking long-poll used for comparison. */
     public static final String BLOCKING_PATH = "/events/blocking";
 
-    private static final Logger LOG = LoggerFactory.getLogger(LongPoll.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LongPollBundle.class);
 
-    private final EventsConfiguration configuration;
+    private final Function<C, EventsConfiguration> section;
 
-    /** The pattern configured from the {@code events} section of config.yml. */
-    public LongPoll(EventsConfiguration configuration) {
-        this.configuration = configuration;
+    /** The pattern, configured from the section {@code section} picks out of the application's configuration. */
+    public LongPollBundle(Function<C, EventsConfiguration> section) {
+        this.section = section;
     }
 
     /** Creates the stream, hub and managed threads and registers servlets, metrics and lifecycle hooks. */
-    public void register(Environment environment) {
+    @Override
+    public void run(C applicationConfiguration, Environment environment) {
+        EventsConfiguration configuration = section.apply(applicationConfiguration);
         MetricRegistry metrics = environment.metrics();
         LongPollMetrics hubMetrics = new LongPollMetrics(metrics);
         JsonResponses json = new JsonResponses(environment.getObjectMapper());
@@ -47,22 +56,15 @@ public final class LongPoll {
         ExecutorService dispatcher = new InstrumentedExecutorService(
                 environment.lifecycle().executorService("events-dispatch-%d").minThreads(1).maxThreads(1).build(),
                 metrics, "events.dispatcher");
-        // The stream: in-process, or one Redis Stream shared by several instances, whose log also answers the
-        // cursors this instance's ring cannot (older than the ring, or not read here yet).
-        RedisEventStream shared = configuration.getStream().getType() == EventStreamConfiguration.Type.REDIS
-                ? RedisEventStream.register(environment, configuration.getStream().getRedis(), configuration.getHistorySize())
-                : null;
+        // The stream events.stream names: in-process, or e.g. one Redis Stream shared by several instances, whose log
+        // also answers the cursors this instance's ring cannot (older than the ring, or not read here yet).
+        long tickMs = configuration.getTickPeriod().toMilliseconds();
+        EventStream stream = configuration.getStream().build(environment, configuration.getHistorySize(), tickMs);
         EventHub hub = new EventHub(configuration.getHistorySize(), configuration.getMaxParked(),
-                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics, shared);
-        EventSink sink;
-        if (shared != null) {
-            shared.subscribe(hub);
-            sink = shared;
-        } else {
-            InProcessEventStream inProcess = new InProcessEventStream(Clock.systemUTC());
-            inProcess.subscribe(hub);
-            sink = inProcess;
-        }
+                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics, stream.archive().orElse(null),
+                System::nanoTime);
+        stream.source().subscribe(hub);
+        EventSink sink = stream.sink();
 
         // The polls' timeouts: one thread sweeps the hub's deadlines every tick (see PollDeadlines for why not Jetty's).
         ScheduledExecutorService deadlineSweeper = environment.lifecycle().scheduledExecutorService("events-deadlines").threads(1).build();
@@ -79,19 +81,17 @@ public final class LongPoll {
         metrics.register("events.blocking.waiting", (Gauge<Integer>) blockingWaits::waiting);
         metrics.register("events.last-id", (Gauge<Long>) hub::lastId);
 
-        long tickMs = configuration.getTickPeriod().toMilliseconds();
         if (tickMs > 0) {
             // No %d: Dropwizard's ScheduledExecutorServiceBuilder (unlike ExecutorServiceBuilder) uses the name format
             // as it is for its thread-factory metrics ("events-ticker-%d.running"); its one thread is "events-ticker".
             ScheduledExecutorService scheduler = environment.lifecycle()
                     .scheduledExecutorService("events-ticker").threads(1).build();
-            // Instances sharing a Redis stream tick only while they hold the cluster's ticker lease: one tick per period.
-            TickGate gate = shared != null ? shared.tickGate(tickMs) : TickGate.ALWAYS;
-            environment.lifecycle().manage(new EventTicker(sink, gate, scheduler, tickMs,
+            // Instances sharing a stream tick only while their gate lets them (e.g. a lease): one tick per period.
+            environment.lifecycle().manage(new EventTicker(sink, stream.tickGate(), scheduler, tickMs,
                     configuration.getPublishTimeout().toMilliseconds(), metrics.meter("events.tick.failures")));
         }
         environment.lifecycle().addEventListener(
-                new StopAnsweringParkedPolls(hub, configuration.getShutdownTimeout().toMilliseconds()));
+                new StopAnsweringParkedPolls(hub, json, hubMetrics, configuration.getShutdownTimeout().toMilliseconds()));
 
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
                 configuration.getMaxTimeout().toSeconds(), json);

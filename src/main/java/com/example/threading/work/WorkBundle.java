@@ -4,6 +4,8 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.InstrumentedExecutorService;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
 import io.dropwizard.lifecycle.ExecutorServiceManager;
 import io.dropwizard.util.Duration;
@@ -18,18 +20,25 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the pools behind {@code /work/{pattern}} and registers the five resources, their response timers,
- * pool metrics and the bounded pool's health check. Metric names start with {@code work.<pattern>}.
+ * The five {@code /work/{pattern}} endpoints as one Dropwizard bundle: builds their pools and registers the
+ * resources, their response timers, pool metrics, the bounded pool's health check and the filter that completes an
+ * async request whose answer could not be written. Metric names start with {@code work.<pattern>}.
+ * <pre>{@code
+ * bootstrap.addBundle(new WorkBundle<>(MyConfiguration::getWork));
+ * }</pre>
  *
- * <p>Thread-safety: {@link #register} is called once, on the start-up thread, before the server takes requests;
- * what it builds (executors, resources, filter, metrics) is thread-safe and is handed to Jetty's threads by the
+ * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server takes requests;
+ * what it builds (executors, resources, filters, metrics) is thread-safe and is handed to Jetty's threads by the
  * server's start.
+ *
+ * @param <C> the application's configuration
  */
-public final class WorkPatterns {
+public final class WorkBundle<C extends Configuration> implements ConfiguredBundle<C> {
 
     /** Path under which every pattern answers: {@code /work/{pattern}}. */
     public static final String PATH = "/work";
@@ -39,24 +48,26 @@ public final class WorkPatterns {
     /** The patterns in the order docs/work.md and the load tool show them. */
     public static final List<String> PATTERNS = List.of("blocking", "thread-per-request", "cached", "bounded", "virtual");
 
-    private static final Logger LOG = LoggerFactory.getLogger(WorkPatterns.class);
+    private static final Logger LOG = LoggerFactory.getLogger(WorkBundle.class);
 
-    private final WorkConfiguration configuration;
+    private final Function<C, WorkConfiguration> section;
 
-    /** Patterns configured from the {@code work} section of config.yml. */
-    public WorkPatterns(WorkConfiguration configuration) {
-        this.configuration = configuration;
+    /** The patterns, configured from the section {@code section} picks out of the application's configuration. */
+    public WorkBundle(Function<C, WorkConfiguration> section) {
+        this.section = section;
     }
 
-    /** Creates the managed pools and registers resources, filter, metrics and health check with Dropwizard. */
-    public void register(Environment environment) {
+    /** Creates the managed pools and registers resources, filters, metrics and health check with Dropwizard. */
+    @Override
+    public void run(C applicationConfiguration, Environment environment) {
+        WorkConfiguration configuration = section.apply(applicationConfiguration);
         MetricRegistry metrics = environment.metrics();
 
         ThreadPerRequestExecutor threadPerRequest = new ThreadPerRequestExecutor("work-thread-per-request-");
         metrics.register("work.thread-per-request.live-threads", (Gauge<Integer>) threadPerRequest::liveThreads);
         metrics.register("work.thread-per-request.started-threads", (Gauge<Long>) threadPerRequest::startedThreads);
         // The anti-pattern stays unbounded per request but not in total: beyond maxThreads live threads, 503.
-        AdmissionLimit threadPerRequestLimit = new AdmissionLimit(threadPerRequest,
+        PlaceLimitedExecutor threadPerRequestLimit = new PlaceLimitedExecutor(threadPerRequest,
                 configuration.getThreadPerRequest().getMaxThreads());
 
         WorkConfiguration.CachedPool cached = configuration.getCachedPool();
@@ -68,7 +79,7 @@ public final class WorkPatterns {
                 .shutdownTime(configuration.getPoolShutdownTimeout())
                 .build();
 
-        // threads + queueCapacity places, counted by AdmissionLimit; the queue can hold all of them, so the
+        // threads + queueCapacity places, counted by PlaceLimitedExecutor; the queue can hold all of them, so the
         // pool itself never refuses and the bound is exact however fast a burst arrives.
         WorkConfiguration.BoundedPool bounded = configuration.getBoundedPool();
         int boundedPlaces = bounded.getThreads() + bounded.getQueueCapacity();
@@ -78,7 +89,7 @@ public final class WorkPatterns {
                 .workQueue(new ArrayBlockingQueue<>(boundedPlaces))
                 .shutdownTime(configuration.getPoolShutdownTimeout())
                 .build();
-        AdmissionLimit boundedAdmission = new AdmissionLimit(instrumented(boundedPool, "bounded", metrics), boundedPlaces);
+        PlaceLimitedExecutor boundedAdmission = new PlaceLimitedExecutor(instrumented(boundedPool, "bounded", metrics), boundedPlaces);
         metrics.register("work.bounded.places-taken", (Gauge<Integer>) boundedAdmission::taken);
         environment.healthChecks().register("work-bounded-pool",
                 new BoundedPoolHealthCheck(boundedAdmission, (ThreadPoolExecutor) boundedPool));
@@ -91,19 +102,22 @@ public final class WorkPatterns {
                         Runtime.version().feature()));
 
         environment.jersey().register(new BlockingWorkResource());
-        environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork("thread-per-request", threadPerRequestLimit, metrics)));
-        environment.jersey().register(new CachedPoolWorkResource(asyncWork("cached", instrumented(cachedPool, "cached", metrics), metrics)));
-        environment.jersey().register(new BoundedPoolWorkResource(asyncWork("bounded", boundedAdmission, metrics)));
+        environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork(configuration, "thread-per-request", threadPerRequestLimit, metrics)));
+        environment.jersey().register(new CachedPoolWorkResource(asyncWork(configuration, "cached", instrumented(cachedPool, "cached", metrics), metrics)));
+        environment.jersey().register(new BoundedPoolWorkResource(asyncWork(configuration, "bounded", boundedAdmission, metrics)));
         environment.jersey().register(new VirtualThreadWorkResource(
-                virtualThreads.map(executor -> asyncWork("virtual", instrumented(executor, "virtual", metrics), metrics))));
+                virtualThreads.map(executor -> asyncWork(configuration, "virtual", instrumented(executor, "virtual", metrics), metrics))));
 
         Map<String, Timer> responseTimers = new LinkedHashMap<>();
         PATTERNS.forEach(pattern -> responseTimers.put(pattern, metrics.timer(MetricRegistry.name("work", pattern, "response-time"))));
         environment.servlets().addFilter("work-response-timing", new ResponseTimingFilter(responseTimers))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, URL_PATTERN);
+        // The async patterns resume an AsyncResponse: see CompleteAsyncOnFailedWrite for why this filter is needed.
+        environment.servlets().addFilter("work-complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
+                .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, URL_PATTERN);
     }
 
-    private AsyncWork asyncWork(String pattern, Executor executor, MetricRegistry metrics) {
+    private static AsyncWork asyncWork(WorkConfiguration configuration, String pattern, Executor executor, MetricRegistry metrics) {
         Duration timeout = configuration.getAsyncTimeout();
         return new AsyncWork(pattern, executor, timeout.toMilliseconds(), configuration.getRetryAfter().toSeconds(),
                 metrics.meter(MetricRegistry.name("work", pattern, "rejected")),

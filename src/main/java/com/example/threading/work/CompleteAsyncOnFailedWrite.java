@@ -1,4 +1,4 @@
-package com.example.threading.servlet;
+package com.example.threading.work;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Filter;
@@ -17,16 +17,17 @@ import java.io.IOException;
  * Completes an async request whose answer could not be written, so it does not stay in flight forever.
  *
  * <p>When a resumed {@code AsyncResponse} is written to a client that has reset its connection, Jersey
- * (3.1.11 on Jetty 12.1 ee10) logs "Error while closing the output stream in order to commit response" and
+ * (3.1.11 on Jetty 12.1.14 ee10) logs "Error while closing the output stream in order to commit response" and
  * never completes the servlet {@code AsyncContext}: the request stays active until the server stops, and a
  * graceful stop then waits out the whole grace period. This filter hands Jersey an output stream whose failed
- * write, flush or close completes the async context before the exception goes on.
+ * write, flush or close completes the async context before the exception goes on. The client package holds the same
+ * filter: each bundle maps its own copy, so that each package lifts out alone.
  *
  * <p>Thread-safety: the stream is used by one thread at a time (the one writing the response, as the servlet
  * API requires); {@code AsyncContext.complete()} may be called from any thread, and a second call after the
  * container has completed the request is ignored here.
  */
-public final class CompleteAsyncOnFailedWrite implements Filter {
+final class CompleteAsyncOnFailedWrite implements Filter {
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)

@@ -18,11 +18,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * AdmissionLimit on real threads: submitters released together by a start latch, many rounds. The bound is exact
+ * PlaceLimitedExecutor on real threads: submitters released together by a start latch, many rounds. The bound is exact
  * (never more admitted than places, and with every admitted task held, exactly {@code places} admitted), every
  * refusal is reported to the submitter, and every place comes back exactly once, whatever way its task ends.
  */
-class AdmissionLimitTest {
+class PlaceLimitedExecutorTest {
 
     private static final int PLACES = 5;
     private static final int SUBMITTERS = 8;
@@ -39,7 +39,7 @@ class AdmissionLimitTest {
 
     @Test
     void withEveryTaskHeldExactlyPlacesAreAdmittedAndTheRestRefusedRoundAfterRound() throws Exception {
-        AdmissionLimit admission = new AdmissionLimit(workers, PLACES);
+        PlaceLimitedExecutor admission = new PlaceLimitedExecutor(workers, PLACES);
         for (int round = 0; round < 200; round++) {
             CountDownLatch gate = new CountDownLatch(1);
             AtomicInteger running = new AtomicInteger();
@@ -61,7 +61,7 @@ class AdmissionLimitTest {
 
     @Test
     void underChurnNoMoreThanPlacesRunAtOnceAndEverySubmitIsAdmittedOrRefused() throws Exception {
-        AdmissionLimit admission = new AdmissionLimit(workers, PLACES);
+        PlaceLimitedExecutor admission = new PlaceLimitedExecutor(workers, PLACES);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger mostRunning = new AtomicInteger();
         AtomicInteger finished = new AtomicInteger();
@@ -84,7 +84,7 @@ class AdmissionLimitTest {
 
     @Test
     void aPlaceComesBackWhenTheExecutorRefusesOrTheTaskFails() {
-        AdmissionLimit refusing = new AdmissionLimit(task -> {
+        PlaceLimitedExecutor refusing = new PlaceLimitedExecutor(task -> {
             throw new RejectedExecutionException("stopping");
         }, PLACES);
         for (int i = 0; i < 2 * PLACES; i++) {
@@ -93,7 +93,7 @@ class AdmissionLimitTest {
         }
         assertThat(refusing.taken()).isZero();
 
-        AdmissionLimit callerRuns = new AdmissionLimit(Runnable::run, PLACES);
+        PlaceLimitedExecutor callerRuns = new PlaceLimitedExecutor(Runnable::run, PLACES);
         assertThatThrownBy(() -> callerRuns.execute(() -> {
             throw new IllegalStateException("task failed");
         })).isInstanceOf(IllegalStateException.class);
@@ -104,7 +104,7 @@ class AdmissionLimitTest {
     void aPlaceComesBackOnceEvenWhenACallerRunsTaskThrowsRejection() {
         // A caller-runs executor runs the task inside execute(): the task's own RejectedExecutionException then
         // leaves execute() too, and both the task's and the refusal's way out try to give the place back.
-        AdmissionLimit callerRuns = new AdmissionLimit(Runnable::run, PLACES);
+        PlaceLimitedExecutor callerRuns = new PlaceLimitedExecutor(Runnable::run, PLACES);
         assertThatThrownBy(() -> callerRuns.execute(() -> {
             throw new RejectedExecutionException("from the task");
         })).isInstanceOf(RejectedExecutionException.class);
@@ -116,7 +116,7 @@ class AdmissionLimitTest {
      * {@link #SUBMITTERS} threads released together each submit {@link #SUBMITS_EACH} copies of {@code task};
      * returns {admitted, refused}.
      */
-    private int[] submitAtOnce(AdmissionLimit admission, Runnable task) throws Exception {
+    private int[] submitAtOnce(PlaceLimitedExecutor admission, Runnable task) throws Exception {
         CountDownLatch ready = new CountDownLatch(SUBMITTERS);
         CountDownLatch start = new CountDownLatch(1);
         AtomicInteger admitted = new AtomicInteger();

@@ -20,13 +20,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * happens-before the acquire that reuses the place, and at no instant are more than {@code places} tasks
  * admitted and not yet finished.
  */
-final class AdmissionLimit implements Executor {
+final class PlaceLimitedExecutor implements Executor {
 
     private final Executor executor;
     private final int places;
     private final Semaphore freePlaces;
 
-    AdmissionLimit(Executor executor, int places) {
+    PlaceLimitedExecutor(Executor executor, int places) {
         this.executor = executor;
         this.places = places;
         this.freePlaces = new Semaphore(places);

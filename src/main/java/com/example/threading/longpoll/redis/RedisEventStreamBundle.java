@@ -1,0 +1,24 @@
+package com.example.threading.longpoll.redis;
+
+import io.dropwizard.core.ConfiguredBundle;
+import io.dropwizard.core.setup.Bootstrap;
+
+/**
+ * Lets {@code events.stream.type: redis} run the long-poll on a Redis Stream shared by several instances: registers
+ * the {@code redis} stream type with the configuration's object mapper, before the configuration is read. Add it next
+ * to the long-poll bundle:
+ * <pre>{@code
+ * bootstrap.addBundle(new RedisEventStreamBundle());
+ * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
+ * }</pre>
+ * The stream itself is built by the long-poll bundle when the configuration names it ({@link RedisStreamFactory}).
+ *
+ * <p>Thread-safety: Dropwizard calls {@link #initialize} once, on the start-up thread.
+ */
+public final class RedisEventStreamBundle implements ConfiguredBundle<Object> {
+
+    @Override
+    public void initialize(Bootstrap<?> bootstrap) {
+        bootstrap.getObjectMapper().registerSubtypes(RedisStreamFactory.class);
+    }
+}

@@ -1,0 +1,43 @@
+package com.example.threading.longpoll.redis;
+
+import com.example.threading.longpoll.EventStream;
+import com.example.threading.longpoll.EventStreamFactory;
+import com.example.threading.longpoll.TickGate;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import io.dropwizard.core.setup.Environment;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import java.util.Optional;
+
+/**
+ * {@code events.stream.type: redis}: one Redis Stream shared by every instance ({@link RedisEventStream}), with its
+ * settings under {@code events.stream.redis}. Known to Jackson once {@link RedisEventStreamBundle} is added.
+ *
+ * <p>Thread-safety: filled in by Jackson on the start-up thread; {@link #build} is called once, on that thread.
+ */
+@JsonTypeName(RedisStreamFactory.TYPE)
+public final class RedisStreamFactory implements EventStreamFactory {
+
+    /** The value of {@code events.stream.type}. */
+    public static final String TYPE = "redis";
+
+    /** Which Redis, which key, how much to keep, the timeouts. */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private RedisStreamConfiguration redis = new RedisStreamConfiguration();
+
+    /** The {@code events.stream.redis} settings. */
+    public RedisStreamConfiguration getRedis() {
+        return redis;
+    }
+
+    @Override
+    public EventStream build(Environment environment, int historySize, long tickPeriodMs) {
+        RedisEventStream stream = RedisEventStream.register(environment, redis, historySize);
+        // Instances sharing the stream tick only while they hold the cluster's ticker lease: one tick per period.
+        TickGate gate = tickPeriodMs > 0 ? stream.tickGate(tickPeriodMs) : TickGate.ALWAYS;
+        return new EventStream(stream, stream, Optional.of(stream), gate);
+    }
+}
