@@ -67,7 +67,8 @@ public final class TopologyScenario extends ScenarioCommand {
             + "their comparison is not the instances' JIT at work (default: ${DEFAULT-VALUE})")
     Duration serviceWarmUp;
 
-    @Option(names = "--baseline", defaultValue = "30s", description = "Length of each baseline: direct to the instances, through the balancer (default: ${DEFAULT-VALUE})")
+    @Option(names = "--baseline", defaultValue = "30s", description = "Length of each baseline, direct to the instances and through the "
+            + "balancer, run in halves in the order direct, balancer, balancer, direct (default: ${DEFAULT-VALUE})")
     Duration baseline;
 
     @Option(names = "--faults", split = ",", defaultValue = "kill,redis-cut,link,redis-restart",
@@ -139,7 +140,7 @@ public final class TopologyScenario extends ScenarioCommand {
                     + "Dockerfile and the compose file start them. First the deployment is checked as documented, then "
                     + followers + " followers long-poll through the balancer keeping their cursors while " + Report.num(rate)
                     + " events/s are published (with the token, retried after Retry-After) and " + Report.num(workRate)
-                    + " /work requests/s are sent; two baselines (direct to the instances, through the balancer), then one phase per "
+                    + " /work requests/s are sent; two baselines (direct to the instances, through the balancer; in halves, A B B A), then one phase per "
                     + "fault on " + victim + ". Goals: 0 events lost, duplicated or out of order for any follower; a dead or Redis-less "
                     + "instance out of rotation within two check intervals (" + Report.num(2 * interval) + " s) and back within two "
                     + "after it recovers; publishes refused only with 503 + Retry-After while Redis is away; delivery p99 through "
@@ -151,8 +152,12 @@ public final class TopologyScenario extends ScenarioCommand {
                 List<URI> everyEntry = new ArrayList<>(direct.entries());
                 everyEntry.add(topology.balancerUri());
                 TopologyTraffic.start(plan(everyEntry, token)).sleepAndFinish(serviceWarmUp);
-                phases.add(baseline("direct to the instances", direct));
-                phases.add(baseline("through the balancer", balanced));
+                // A B B A: each baseline in two halves, so a machine still warming up or slowing down favours neither.
+                Duration half = baseline.dividedBy(2);
+                phases.add(baseline(TopologyView.DIRECT + " (1 of 2)", direct, half));
+                phases.add(baseline(TopologyView.BALANCED + " (1 of 2)", balanced, half));
+                phases.add(baseline(TopologyView.BALANCED + " (2 of 2)", balanced, half));
+                phases.add(baseline(TopologyView.DIRECT + " (2 of 2)", direct, half));
                 for (Fault fault : plan) {
                     phases.add(inject(fault, topology, watch, victim, balanced, interval));
                 }
@@ -165,8 +170,8 @@ public final class TopologyScenario extends ScenarioCommand {
         TopologyView.present(report, checks, phases, interval);
     }
 
-    private FaultPhase baseline(String name, TopologyTraffic.Plan traffic) throws IOException, InterruptedException {
-        return new FaultPhase(name, null, "none", TopologyTraffic.start(traffic).sleepAndFinish(baseline), List.of());
+    private static FaultPhase baseline(String name, TopologyTraffic.Plan traffic, Duration length) throws IOException, InterruptedException {
+        return new FaultPhase(name, null, "none", TopologyTraffic.start(traffic).sleepAndFinish(length), List.of());
     }
 
     private FaultPhase inject(Fault fault, Topology topology, RotationWatch watch, String victim, TopologyTraffic.Plan traffic,

@@ -31,7 +31,7 @@ class TopologyScenarioTest {
         TopologyMachine.require();
         ReportAssertions.requireServiceJar();
         Path folder = ReportAssertions.run(out, "topology", "--followers", "8", "--rate", "10", "--work-rate", "4", "--poll-timeout", "2",
-                "--service-warm-up", "2s", "--baseline", "3s", "--warm-up", "2s", "--hold", "3s", "--settle", "2s", "--max-duration", "170s");
+                "--service-warm-up", "2s", "--baseline", "4s", "--warm-up", "2s", "--hold", "3s", "--settle", "2s", "--max-duration", "170s");
         JsonNode results = assertReportFiles(folder);
         JsonNode topology = results.path("data").path("topology");
 
@@ -44,8 +44,9 @@ class TopologyScenarioTest {
         assertThat(failed).as("deployment checks").isEmpty();
 
         JsonNode phases = topology.path("phases");
-        assertThat(phases.fieldNames()).toIterable().containsExactly("direct to the instances", "through the balancer", "kill", "redis-cut",
-                "link", "redis-restart");
+        assertThat(phases.fieldNames()).toIterable().containsExactly("direct to the instances (1 of 2)", "through the balancer (1 of 2)",
+                "through the balancer (2 of 2)", "direct to the instances (2 of 2)", "kill", "redis-cut", "link", "redis-restart");
+        assertThat(topology.path("baselines").path("balancedP99Ms").asDouble()).isPositive();
         phases.fields().forEachRemaining(phase -> {
             JsonNode p = phase.getValue();
             assertThat(p.path("published").asLong()).as(phase.getKey()).isGreaterThan(10);
