@@ -6,7 +6,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * {@code GET /events/blocking?after=<id>&timeout=<s>}: the same contract as {@code GET /events}, but the Jetty
+ * {@code GET /events/blocking?[topic=T[:N]...]&after=<id>&timeout=<s>}: the same contract as {@code GET /events}, but the Jetty
  * worker thread that runs this method sleeps in {@link BlockingWaits} until the event, the timeout or shutdown.
  * Each waiting client holds one thread of {@code server.maxThreads}; the rest queue in Jetty. This is the
  * comparison for the async version.
@@ -18,11 +18,13 @@ final class BlockingLongPollServlet extends HttpServlet {
     private final transient BlockingWaits waits;
     private final transient JsonResponses json;
     private final transient PollLimits limits;
+    private final long retryAfterSeconds;
 
-    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, PollLimits limits) {
+    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, PollLimits limits, long retryAfterSeconds) {
         this.waits = waits;
         this.json = json;
         this.limits = limits;
+        this.retryAfterSeconds = retryAfterSeconds;
     }
 
     @Override
@@ -38,19 +40,22 @@ final class BlockingLongPollServlet extends HttpServlet {
         }
         BlockingWaits.Outcome wait;
         try {
-            wait = waits.await(parameters.after(), parameters.timeoutMs());
+            wait = waits.await(parameters.topics(), parameters.timeoutMs());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             wait = BlockingWaits.Outcome.CLOSED;
         }
         if (wait == BlockingWaits.Outcome.TIMED_OUT) {
             response.setStatus(204);
+        } else if (wait == BlockingWaits.Outcome.TOO_MANY_TOPICS) {
+            response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
+            json.writeError(response, 503, "too many topics held (events.maxTopics); retry later");
         } else if (wait == BlockingWaits.Outcome.CLOSED) {
             response.setHeader("Retry-After", "0");
             response.setHeader("Connection", "close");
             json.writeError(response, 503, "server is stopping, poll again");
         } else {
-            json.write(response, 200, json.bytes(wait.batch));
+            json.write(response, 200, json.bytes(wait.answer));
         }
     }
 }

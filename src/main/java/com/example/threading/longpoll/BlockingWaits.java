@@ -1,24 +1,30 @@
 package com.example.threading.longpoll;
 
 import com.codahale.metrics.Meter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 /**
- * The blocking twin's waiting: a thread of {@code GET /events/blocking} sleeps here until an event after its
- * cursor, its timeout, or shutdown, and holds its (Jetty worker) thread all that time. It reads the hub's
- * {@link EventHistory} and sleeps on a condition of the hub's lock, so it sees exactly the events the parked
- * polls see.
+ * The blocking twin's waiting: a thread of {@code GET /events/blocking} sleeps here until an event after one of its
+ * cursors, its timeout, or shutdown, and holds its (Jetty worker) thread all that time. It reads the hub's topics and
+ * sleeps on a condition of the hub's lock, so it sees exactly the events the parked polls see. Every event wakes every
+ * waiter, which looks at its own topics again: the price of one condition for any mix of topics, in the twin that
+ * exists to be compared with the async version.
  *
  * <p>Thread-safety, per role:
  * <ul>
  *   <li>Waiters: any number of threads may call {@link #await} at once; each takes the lock, and releases it
  *       while it sleeps.</li>
  *   <li>The hub: {@link #signalNews} (after appending an event) and {@link #close} must be called with the lock
- *       held, in the same hold that changed the history or closed the hub, and check it
- *       ({@link IllegalStateException}): a waiter checks the history and goes to sleep in one hold of the lock,
+ *       held, in the same hold that changed a history or closed the hub, and check it
+ *       ({@link IllegalStateException}): a waiter checks the histories and goes to sleep in one hold of the lock,
  *       so a change and its signal made in one hold can never fall between the two. Everything written in that
  *       hold happens-before the woken waiter reads it.</li>
  *   <li>Metrics: {@link #waiting} may be read from any thread (an atomic counter, current but not synchronized
@@ -29,17 +35,20 @@ final class BlockingWaits {
 
     private final ReentrantLock lock;
     private final Condition newEventOrClosed;
-    private final EventHistory history;
+    private final Function<String, Topic> topics;
     private final Meter timeouts;
     private final Meter missed;
     private final AtomicInteger waiting = new AtomicInteger();
     private boolean closed;
 
-    /** Waits on {@code history}, which {@code lock} guards; counts timeouts and missed cursors in the given meters. */
-    BlockingWaits(ReentrantLock lock, EventHistory history, Meter timeouts, Meter missed) {
+    /**
+     * Waits on the topics {@code topics} finds (or creates; null when it would be one too many), which {@code lock}
+     * guards; counts timeouts and missed cursors in the given meters.
+     */
+    BlockingWaits(ReentrantLock lock, Function<String, Topic> topics, Meter timeouts, Meter missed) {
         this.lock = lock;
         this.newEventOrClosed = lock.newCondition();
-        this.history = history;
+        this.topics = topics;
         this.timeouts = timeouts;
         this.missed = missed;
     }
@@ -50,16 +59,28 @@ final class BlockingWaits {
     }
 
     /**
-     * Blocks the calling thread until an event after {@code requestedCursor} (null: the next event), the
-     * timeout, or {@link #close}. Returns the batch, {@link Outcome#TIMED_OUT} or {@link Outcome#CLOSED}.
+     * Blocks the calling thread until an event after one of the cursors {@code asked} (a null cursor: the next event),
+     * the timeout, or {@link #close}. Returns the answer ({@link PollAnswer}), or {@link Outcome#TIMED_OUT},
+     * {@link Outcome#CLOSED}, {@link Outcome#TOO_MANY_TOPICS}.
      */
-    Outcome await(Long requestedCursor, long timeoutMs) throws InterruptedException {
+    Outcome await(List<TopicCursor> asked, long timeoutMs) throws InterruptedException {
         lock.lock();
         waiting.incrementAndGet();
+        List<Topic> waitedOn = new ArrayList<>(asked.size());
         try {
-            long cursor = requestedCursor == null ? history.lastId() : requestedCursor;
+            Map<String, Long> cursors = new LinkedHashMap<>();
+            for (TopicCursor topicCursor : asked) {
+                Topic topic = topics.apply(topicCursor.topic());
+                if (topic == null) {
+                    return Outcome.TOO_MANY_TOPICS;
+                }
+                topic.blockingWaiters(1); // a topic a thread waits on is not idle
+                waitedOn.add(topic);
+                cursors.put(topicCursor.topic(), topicCursor.after() == null ? topic.history().lastId() : topicCursor.after());
+            }
             long remainingNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-            while (!history.hasNewsFor(cursor)) {
+            Map<String, EventBatch> news = newsAfter(waitedOn, cursors);
+            while (news.isEmpty()) {
                 if (closed) {
                     return Outcome.CLOSED;
                 }
@@ -68,19 +89,31 @@ final class BlockingWaits {
                     return Outcome.TIMED_OUT;
                 }
                 remainingNanos = newEventOrClosed.awaitNanos(remainingNanos);
+                news = newsAfter(waitedOn, cursors);
             }
-            EventBatch batch = history.after(cursor);
-            if (batch.missed()) {
+            if (news.values().stream().anyMatch(EventBatch::missed)) {
                 missed.mark();
             }
-            return new Outcome(batch);
+            return new Outcome(PollAnswer.of(asked, cursors, news));
         } finally {
+            waitedOn.forEach(topic -> topic.blockingWaiters(-1));
             waiting.decrementAndGet();
             lock.unlock();
         }
     }
 
-    /** Wakes every waiter to look at the history again; the caller holds the lock and has just appended an event. */
+    private static Map<String, EventBatch> newsAfter(List<Topic> waitedOn, Map<String, Long> cursors) {
+        Map<String, EventBatch> news = new LinkedHashMap<>();
+        for (Topic topic : waitedOn) {
+            long cursor = cursors.get(topic.name());
+            if (topic.history().hasNewsFor(cursor)) {
+                news.put(topic.name(), topic.history().after(cursor));
+            }
+        }
+        return news;
+    }
+
+    /** Wakes every waiter to look at the histories again; the caller holds the lock and has just appended an event. */
     void signalNews() {
         checkLocked();
         newEventOrClosed.signalAll();
@@ -102,15 +135,17 @@ final class BlockingWaits {
         }
     }
 
-    /** How a blocking wait ended: with a batch, or as one of the two constants. */
+    /** How a blocking wait ended: with an answer, or as one of the three constants. */
     static final class Outcome {
         static final Outcome TIMED_OUT = new Outcome(null);
         static final Outcome CLOSED = new Outcome(null);
+        static final Outcome TOO_MANY_TOPICS = new Outcome(null);
 
-        final EventBatch batch;
+        /** An {@link EventBatch} or a {@link TopicsBatch}, for an outcome with news. */
+        final Object answer;
 
-        private Outcome(EventBatch batch) {
-            this.batch = batch;
+        private Outcome(Object answer) {
+            this.answer = answer;
         }
     }
 }

@@ -16,13 +16,13 @@ final class BoundedPublish {
     private BoundedPublish() {
     }
 
-    /** Starts {@code sink.publish(data)} and returns its outcome, bounded by {@code timeoutMs}. */
-    static CompletableFuture<Event> publish(EventSink sink, JsonNode data, long timeoutMs) {
+    /** Starts {@code sink.publish(topic, data)} and returns its outcome, bounded by {@code timeoutMs}. */
+    static CompletableFuture<Event> publish(EventSink sink, String topic, JsonNode data, long timeoutMs) {
         // Our own future, not the sink's stage: toCompletableFuture() is optional for a CompletionStage, and a
         // timeout must not complete (or cancel) a future the sink owns.
         CompletableFuture<Event> outcome = new CompletableFuture<Event>().orTimeout(timeoutMs, TimeUnit.MILLISECONDS);
         try {
-            sink.publish(data).whenComplete((event, failure) -> {
+            sink.publish(topic, data).whenComplete((event, failure) -> {
                 if (failure == null) {
                     outcome.complete(event);
                 } else {

@@ -17,14 +17,15 @@ import java.util.concurrent.CompletionStage;
 public interface EventArchive {
 
     /**
-     * The events with ids above {@code cursor} that the log still holds, oldest first, at most {@code limit}, read
-     * together with the newest id the stream has numbered.
+     * The events of {@code topic} with ids above {@code cursor} that the log still holds, oldest first, at most
+     * {@code limit} (0: none, only the newest id), read together with the newest id the stream has numbered on that
+     * topic.
      */
-    CompletionStage<Read> after(long cursor, int limit);
+    CompletionStage<Read> after(String topic, long cursor, int limit);
 
     /**
      * One read of the log: {@code events} oldest first (an id missing before the first means the log trimmed it);
-     * {@code newestId} the newest id the stream has numbered when it was read (0 before the first).
+     * {@code newestId} the newest id the stream has numbered on the topic when it was read (0 before the first).
      */
     record Read(List<Event> events, long newestId) {
 

@@ -1,9 +1,15 @@
 package com.example.threading.longpoll;
 
 import jakarta.servlet.AsyncContext;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -15,36 +21,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Holds the event history and the parked polls, and answers every parked poll in one batch per event.
+ * Holds the topics (each its event history and parked polls) and answers the polls parked on a topic in one batch
+ * per event of that topic.
  *
- * <p>On each event (delivered by the {@link EventSource}) the hub appends it to the ring and takes out the parked
+ * <p>On each event (delivered by the {@link EventSource}) the hub appends it to its topic's ring and takes out the
  * polls it answers ({@link ParkedPolls}) under its lock, then hands that batch to a single dispatcher thread. The
  * dispatcher only queues a {@link NonBlockingAnswer} per poll (a write listener), so a slow reader cannot hold it up;
  * Jetty's threads do the writes. A poll is claimed when its write starts, so an answer, the poll's deadline
- * ({@link PollDeadlines}), a failure and the shutdown never collide. A poll whose cursor already has news is answered
- * at once without parking. The blocking twin's threads wait in {@link #blockingWaits()}, on the same lock and history.
+ * ({@link PollDeadlines}), a failure and the shutdown never collide. A poll whose cursors already have news is answered
+ * at once without parking; a poll of several topics parks on each and is answered by the first event on any of them,
+ * with the news of all. The blocking twin's threads wait in {@link #blockingWaits()}, on the same lock and topics.
  *
- * <p>With an {@link EventArchive} (a stream shared by several instances), a cursor the ring cannot answer goes to
+ * <p>With an {@link EventArchive} (a stream shared by several instances), a cursor a ring cannot answer goes to
  * {@link ArchivedCursors} first; a cursor above the newest event read here parks until the reader gets past it.
  *
  * <p>Thread-safety, per role:
  * <ul>
- *   <li>The source calls {@link #accept} from one thread at a time ({@link EventSource}'s contract); the
- *       append, the taking of the batch and the wake-up of blocking waiters happen in one hold of {@code lock},
- *       so a poll is either in the batch or sees the event in the history.</li>
- *   <li>Jetty workers call {@link #poll} concurrently; the cursor check, the capacity check and the parking
- *       happen in one hold of {@code lock}. An archive read completes on the archive's thread, which then answers
- *       or parks the poll the same way (a fresh hold of {@code lock}).</li>
- *   <li>One scheduled thread calls {@link #expireDue} every {@link #DEADLINE_TICK_MS}; it answers the polls whose
- *       deadline passed through {@link #timedOut}, claiming them like any other answerer.</li>
+ *   <li>The source calls {@link #accept} from one thread at a time ({@link EventSource}'s contract); the append, the
+ *       taking of the batch and the wake-up of blocking waiters happen in one hold of {@code lock}, so a poll is
+ *       either in the batch or sees the event in the history.</li>
+ *   <li>Jetty workers call {@link #poll} and {@link #admitTopic} concurrently; the cursor checks, the capacity checks
+ *       and the parking happen in one hold of {@code lock}. An archive read completes on the archive's thread, which
+ *       then answers or parks the poll the same way (a fresh hold of {@code lock}).</li>
+ *   <li>One scheduled thread calls {@link #expireDue} every {@link #DEADLINE_TICK_MS} (it answers the polls whose
+ *       deadline passed, claiming them like any other answerer) and {@link #evictIdleTopics}.</li>
  *   <li>Jetty's callback threads call {@link #failed} and {@link #completed} (the hub is every poll's
  *       {@link ParkedPoll.ParkingLot}). Who answers a poll is decided by {@link ParkedPoll#claim} outside the lock;
- *       answers are written outside the lock.</li>
+ *       answers are written outside the lock. The source is told of created and evicted topics outside the lock.</li>
  *   <li>The stopping thread calls {@link #closeAndTakeParked} once ({@link StopAnsweringParkedPolls} answers them).</li>
- *   <li>Metrics read {@link #parkedCount} (an atomic, without the lock) and {@link #lastId} (under it) from any
- *       thread.</li>
+ *   <li>Metrics read {@link #parkedCount}, {@link #topicCount} (without the lock) and {@link #lastId} (under it) from
+ *       any thread.</li>
  * </ul>
- * {@code lock} guards the history, the parked polls and {@code closed}.
+ * {@code lock} guards the topics (their histories and parked polls) and {@code closed}.
  */
 final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
 
@@ -59,7 +67,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
 
     /** The hub's own claims on a poll, as opposed to those of an event's batch or the shutdown. */
     private enum OwnAnswer implements ParkedPoll.Answerer {
-        /** The poll's cursor had news, the hub was full or closed: answered without parking. */
+        /** The poll's cursors had news, the hub was full or closed: answered without parking. */
         AT_ONCE,
         /** The poll's deadline passed (the hub's sweep, or a container timeout where one is set): 204. */
         TIMEOUT,
@@ -67,10 +75,12 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         FAILURE
     }
 
+    /** What {@link #place} decided, under the lock; acted on outside it. */
+    private enum Placement { PARKED, ANSWER, ASK_ARCHIVE, CLOSED, FULL, TOO_MANY_TOPICS, HISTORY_UNAVAILABLE }
+
     private final ReentrantLock lock = new ReentrantLock();
-    private final EventHistory history;
+    private final Topics topics;
     private final BlockingWaits blockingWaits;
-    private final ParkedPolls parked = new ParkedPolls();
     private boolean closed;
 
     private final AtomicInteger parkedCount = new AtomicInteger();
@@ -79,32 +89,40 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private final Executor dispatcher;
     private final JsonResponses json;
     private final LongPollMetrics metrics;
+    private final EventSource source;
     private final ArchivedCursors archived;
     private final LongSupplier nanoClock;
     private final PollDeadlines deadlines;
 
-    /** A hub whose ring is all the history there is (the in-process stream), on the system's clock. */
-    EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
-             LongPollMetrics metrics) {
-        this(historySize, maxParked, retryAfterSeconds, dispatcher, json, metrics, null, System::nanoTime);
+    /** Everything a hub is built from. */
+    record Settings(int historySize, int maxParked, int maxTopics, long retryAfterSeconds) {
     }
 
     /**
-     * A hub that asks {@code archive} (a shared stream's log; null: none) for the cursors its ring cannot answer, and
-     * reads deadlines and batch times off {@code nanoClock} (e.g. {@code System::nanoTime}).
+     * A hub on {@code source} (told which topics to deliver), asking {@code archive} (a shared stream's log; null:
+     * none) for the cursors its rings cannot answer, reading deadlines and batch times off {@code nanoClock} (e.g.
+     * {@code System::nanoTime}).
      */
-    EventHub(int historySize, int maxParked, long retryAfterSeconds, Executor dispatcher, JsonResponses json,
-             LongPollMetrics metrics, EventArchive archive, LongSupplier nanoClock) {
-        this.history = new EventHistory(historySize, lock);
-        this.blockingWaits = new BlockingWaits(lock, history, metrics.blockingTimeouts, metrics.missed);
-        this.maxParked = maxParked;
-        this.retryAfterSeconds = retryAfterSeconds;
+    EventHub(Settings settings, Executor dispatcher, JsonResponses json, LongPollMetrics metrics, EventSource source,
+             EventArchive archive, LongSupplier nanoClock) {
+        this.topics = new Topics(settings.maxTopics(), settings.historySize(), lock);
+        this.blockingWaits = new BlockingWaits(lock, this::topicForBlockingWait, metrics.blockingTimeouts, metrics.missed);
+        this.maxParked = settings.maxParked();
+        this.retryAfterSeconds = settings.retryAfterSeconds();
         this.dispatcher = dispatcher;
         this.json = json;
         this.metrics = metrics;
-        this.archived = archive == null ? null : new ArchivedCursors(archive, historySize, this::lastId);
+        this.source = source;
+        this.archived = archive == null ? null : new ArchivedCursors(archive, settings.historySize(), this::lastId);
         this.nanoClock = nanoClock;
         this.deadlines = new PollDeadlines(DEADLINE_TICK_MS, nanoClock);
+        lock.lock();
+        try {
+            topics.getOrCreate(TopicNames.DEFAULT, nanoClock.getAsLong()); // the ticker's, never evicted
+        } finally {
+            lock.unlock();
+        }
+        source.watch(TopicNames.DEFAULT);
     }
 
     /** Requests parked on {@code GET /events} and not yet claimed for an answer. */
@@ -112,32 +130,72 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         return parkedCount.get();
     }
 
-    /** Where the threads of {@code GET /events/blocking} wait, on this hub's history. */
+    /** Topics held now. */
+    int topicCount() {
+        return topics.size();
+    }
+
+    /** Where the threads of {@code GET /events/blocking} wait, on this hub's topics. */
     BlockingWaits blockingWaits() {
         return blockingWaits;
     }
 
-    /** Id of the newest event, 0 before the first. */
-    long lastId() {
+    /** Id of the newest event of {@code topic} read here, 0 before the first (or when the hub does not hold it). */
+    long lastId(String topic) {
         lock.lock();
         try {
-            return history.lastId();
+            Topic held = topics.get(topic);
+            return held == null ? 0 : held.history().lastId();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Receives the next event from the source: records it and answers the polls parked until now. */
+    /**
+     * Makes sure the hub holds {@code topic} before an event is published on it (creating it if needed); false when it
+     * would be one topic too many (the publish is then refused). Marks the topic used.
+     */
+    boolean admitTopic(String topic) {
+        boolean created;
+        lock.lock();
+        try {
+            Topic held = topics.get(topic);
+            created = held == null;
+            if (created) {
+                held = topics.getOrCreate(topic, nanoClock.getAsLong());
+                if (held == null) {
+                    metrics.topicsRefused.mark();
+                    return false;
+                }
+            }
+            held.used(nanoClock.getAsLong());
+        } finally {
+            lock.unlock();
+        }
+        if (created) {
+            created(topic);
+        }
+        return true;
+    }
+
+    /** Receives the next event from the source: records it and answers the polls its topic's event takes. */
     @Override
     public void accept(Event event) {
         long arrivedNanos = nanoClock.getAsLong();
         Collection<ParkedPoll> batch;
         lock.lock();
         try {
-            if (!history.append(event)) {
-                return; // a redelivered or out-of-order event: the cursor already covers it
+            Topic topic = topics.get(event.topic());
+            if (topic == null || !topic.history().append(event)) {
+                return; // a topic this hub no longer holds, or a redelivered or out-of-order event
             }
-            batch = parked.takeBefore(event.id());
+            topic.used(arrivedNanos);
+            batch = topic.parked().takeBefore(event.id());
+            for (ParkedPoll poll : batch) {
+                if (poll.severalTopics()) {
+                    leaveOtherTopics(poll, event.topic());
+                }
+            }
             blockingWaits.signalNews();
         } finally {
             lock.unlock();
@@ -155,15 +213,16 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     }
 
     /**
-     * Answers the poll at once if its cursor has news, rejects it if the hub is full or closed, or parks it
-     * until the next event or {@code timeoutMs} (then 204). {@code requestedCursor} null means "the next event".
-     * The async context must be started; its container timeout should be 0 (none): the hub's own deadlines answer.
+     * Answers the poll at once if any of its cursors has news, rejects it if the hub is full or closed (or it would
+     * create a topic too many), or parks it on each of its topics until the next event on any of them or
+     * {@code timeoutMs} (then 204). The async context must be started; its container timeout should be 0 (none): the
+     * hub's own deadlines answer.
      */
-    void poll(AsyncContext context, Long requestedCursor, long timeoutMs) {
-        ParkedPoll poll = new ParkedPoll(context, this);
+    void poll(AsyncContext context, List<TopicCursor> asked, long timeoutMs) {
+        ParkedPoll poll = new ParkedPoll(context, this, asked);
         context.addListener(poll);
         deadlines.add(poll, timeoutMs);
-        place(poll, requestedCursor, archived != null);
+        place(poll, Map.of(), archived != null);
     }
 
     /**
@@ -174,86 +233,200 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         return deadlines.expireDue(this::timedOut);
     }
 
-    /**
-     * Answers, rejects or parks {@code poll}. {@code mayAskArchive}: whether a cursor the ring cannot answer goes to
-     * the archive first (false once it has been asked, or without one).
-     */
-    private void place(ParkedPoll poll, Long requestedCursor, boolean mayAskArchive) {
-        EventBatch news = null;
-        boolean askArchive = false;
-        boolean full = false;
-        boolean wasClosed;
+    /** Drops the topics nobody has used for {@code idleNanos} (no parked poll, blocked thread or event); returns how many. */
+    int evictIdleTopics(long idleNanos) {
+        Map<String, Long> evicted = new HashMap<>();
         lock.lock();
         try {
-            wasClosed = closed;
-            if (!wasClosed) {
-                if (requestedCursor == null || !history.hasNewsFor(requestedCursor)) {
-                    full = !park(poll, requestedCursor == null ? history.lastId() : requestedCursor);
-                } else if (archived == null || history.covers(requestedCursor)) {
-                    news = history.after(requestedCursor);
-                } else if (mayAskArchive) {
-                    askArchive = true;
-                } else if (requestedCursor > history.lastId()) {
-                    full = !park(poll, requestedCursor); // ahead of the reader: parked until it gets past the cursor
-                } else {
-                    news = history.after(requestedCursor); // older than ring and archive: missed
-                }
+            topics.evictIdle(nanoClock.getAsLong(), idleNanos).forEach(topic -> evicted.put(topic.name(), topic.history().lastId()));
+        } finally {
+            lock.unlock();
+        }
+        evicted.forEach((topic, lastIdSeen) -> {
+            metrics.topicsEvicted.mark();
+            source.forget(topic, lastIdSeen);
+        });
+        return evicted.size();
+    }
+
+    /**
+     * Answers, rejects or parks {@code poll}. {@code fromArchive}: what the archive said about some of its topics;
+     * {@code mayAskArchive}: whether a cursor a ring cannot answer goes to the archive (false once it has been asked,
+     * or without one).
+     */
+    private void place(ParkedPoll poll, Map<String, ArchivedCursors.Resolution> fromArchive, boolean mayAskArchive) {
+        Map<String, Long> cursors = new LinkedHashMap<>();
+        Map<String, EventBatch> news = new LinkedHashMap<>();
+        List<TopicCursor> askArchive = new ArrayList<>();
+        List<String> created = new ArrayList<>();
+        Placement placement;
+        lock.lock();
+        try {
+            placement = closed ? Placement.CLOSED
+                    : readTopics(poll, fromArchive, mayAskArchive, cursors, news, askArchive, created);
+            if (placement == null) {
+                placement = !askArchive.isEmpty() ? Placement.ASK_ARCHIVE
+                        : !news.isEmpty() ? Placement.ANSWER
+                        : park(poll, cursors) ? Placement.PARKED : Placement.FULL;
             }
         } finally {
             lock.unlock();
         }
-        if (askArchive) {
-            archived.resolve(requestedCursor).thenAccept(resolution -> placeResolved(poll, requestedCursor, resolution));
-        } else if (wasClosed) {
-            NonBlockingAnswer.send(poll.context(), 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE),
+        created.forEach(this::created);
+        switch (placement) {
+            case PARKED -> { }
+            case ANSWER -> answerAtOnce(poll, PollAnswer.of(poll.asked(), cursors, news), news);
+            case ASK_ARCHIVE -> askArchive(poll, askArchive, fromArchive);
+            case CLOSED -> NonBlockingAnswer.send(poll.context(), 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE),
                     () -> claimAtOnce(poll), metrics.disconnects);
-        } else if (full) {
-            metrics.rejected.mark();
-            NonBlockingAnswer.send(poll.context(), 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
-                    json.error(503, "too many parked polls (" + maxParked + "), retry later"), () -> claimAtOnce(poll),
-                    metrics.disconnects);
-        } else if (news != null) {
-            answerAtOnce(poll, news);
-        }
-    }
-
-    /** Acts on what the archive said about a cursor the ring could not answer; on the archive's thread. */
-    private void placeResolved(ParkedPoll poll, long cursor, ArchivedCursors.Resolution resolution) {
-        switch (resolution.kind()) {
-            case NEWS -> answerAtOnce(poll, resolution.news());
-            case WAIT -> place(poll, cursor, false);
-            case RING -> answerAtOnce(poll, historyAfter(cursor));
-            case UNAVAILABLE -> {
-                if (cursor > lastId()) {
-                    place(poll, cursor, false); // ahead of this instance: the reader will bring the events
-                } else {
-                    NonBlockingAnswer.send(poll.context(), 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
-                            json.error(503, "the event history is unavailable, retry later"), () -> claimAtOnce(poll),
-                            metrics.disconnects);
-                }
+            case FULL -> {
+                metrics.rejected.mark();
+                refuse(poll, "too many parked polls (" + maxParked + "), retry later");
             }
-            default -> throw new IllegalStateException("unknown resolution " + resolution.kind());
+            case TOO_MANY_TOPICS -> {
+                metrics.topicsRefused.mark();
+                refuse(poll, "too many topics (" + topics.max() + " held), retry later");
+            }
+            case HISTORY_UNAVAILABLE -> refuse(poll, "the event history is unavailable, retry later");
+            default -> throw new IllegalStateException("unknown placement " + placement);
         }
     }
 
-    /** Parks {@code poll} after {@code cursor} (with the lock held); false when the hub is full. */
-    private boolean park(ParkedPoll poll, long cursor) {
+    /**
+     * With the lock held: finds or creates each topic the poll asked for and sorts them into those with news, those
+     * the archive must answer first, and those without news; fills in the cursors. Returns a placement that ends the
+     * poll at once (too many topics, history unavailable), or null to decide from what was found.
+     */
+    private Placement readTopics(ParkedPoll poll, Map<String, ArchivedCursors.Resolution> fromArchive, boolean mayAskArchive,
+                                 Map<String, Long> cursors, Map<String, EventBatch> news, List<TopicCursor> askArchive,
+                                 List<String> created) {
+        long now = nanoClock.getAsLong();
+        for (TopicCursor asked : poll.asked()) {
+            Topic topic = topics.get(asked.topic());
+            if (topic == null) {
+                topic = topics.getOrCreate(asked.topic(), now);
+                if (topic == null) {
+                    return Placement.TOO_MANY_TOPICS;
+                }
+                created.add(asked.topic());
+            }
+            topic.used(now);
+            EventHistory history = topic.history();
+            ArchivedCursors.Resolution resolution = fromArchive.get(asked.topic());
+            if (resolution != null) {
+                switch (resolution.kind()) {
+                    case NEWS -> news.put(asked.topic(), resolution.news());
+                    case WAIT -> {
+                        cursors.put(asked.topic(), resolution.waitAfter());
+                        if (resolution.waitAfter() < history.lastId()) {
+                            news.put(asked.topic(), history.after(resolution.waitAfter())); // the reader got there meanwhile
+                        }
+                    }
+                    case RING -> news.put(asked.topic(), history.lastId() >= resolution.news().lastId()
+                            ? history.after(asked.after()) : resolution.news());
+                    case UNAVAILABLE -> {
+                        if (asked.after() != null && asked.after() <= history.lastId()) {
+                            return Placement.HISTORY_UNAVAILABLE;
+                        }
+                        // the next event, or ahead of this instance: wait for what the reader brings
+                    }
+                    default -> throw new IllegalStateException("unknown resolution " + resolution.kind());
+                }
+                cursors.putIfAbsent(asked.topic(), asked.after() == null ? history.lastId() : asked.after());
+                continue;
+            }
+            // A shared stream's topic whose ring has no event yet: where the stream is, only the archive knows.
+            boolean unread = archived != null && history.lastId() == 0;
+            if (asked.after() == null) {
+                if (unread && mayAskArchive) {
+                    askArchive.add(asked);
+                }
+                cursors.put(asked.topic(), history.lastId());
+                continue;
+            }
+            long cursor = asked.after();
+            cursors.put(asked.topic(), cursor);
+            if (unread && mayAskArchive) {
+                askArchive.add(asked);
+                continue;
+            }
+            if (!history.hasNewsFor(cursor)) {
+                continue;
+            }
+            if (archived == null || history.covers(cursor)) {
+                news.put(asked.topic(), history.after(cursor));
+            } else if (mayAskArchive) {
+                askArchive.add(asked);
+            } else if (cursor <= history.lastId()) {
+                news.put(asked.topic(), history.after(cursor)); // older than ring and archive: missed
+            }
+            // else: ahead of the reader: waits until it gets past the cursor
+        }
+        return null;
+    }
+
+    /** Reads the archive for {@code topics} of the poll, then places it again with what it said; on the archive's threads. */
+    private void askArchive(ParkedPoll poll, List<TopicCursor> asked, Map<String, ArchivedCursors.Resolution> known) {
+        Map<String, ArchivedCursors.Resolution> resolutions = new HashMap<>(known);
+        CompletableFuture<?>[] reads = new CompletableFuture<?>[asked.size()];
+        for (int i = 0; i < asked.size(); i++) {
+            TopicCursor topic = asked.get(i);
+            reads[i] = archived.resolve(topic.topic(), topic.after()).toCompletableFuture()
+                    .thenAccept(resolution -> {
+                        synchronized (resolutions) {
+                            resolutions.put(topic.topic(), resolution);
+                        }
+                    });
+        }
+        CompletableFuture.allOf(reads).thenRun(() -> {
+            Map<String, ArchivedCursors.Resolution> all;
+            synchronized (resolutions) {
+                all = Map.copyOf(resolutions);
+            }
+            place(poll, all, false);
+        });
+    }
+
+    /** Parks {@code poll} on each of its topics after {@code cursors} (with the lock held); false when the hub is full. */
+    private boolean park(ParkedPoll poll, Map<String, Long> cursors) {
         if (parkedCount.get() >= maxParked) {
             return false;
         }
-        if (poll.markParked(cursor)) { // false: its deadline or a failure claimed it meanwhile; nothing to park
-            parked.add(poll);
+        if (poll.markParked(Map.copyOf(cursors))) { // false: its deadline or a failure claimed it meanwhile
+            for (String topic : cursors.keySet()) {
+                topics.get(topic).parked().add(poll);
+            }
             parkedCount.incrementAndGet();
         }
         return true;
     }
 
-    private void answerAtOnce(ParkedPoll poll, EventBatch news) {
+    /** With the lock held: a poll of several topics taken out by an event of {@code answeredBy} leaves the others. */
+    private void leaveOtherTopics(ParkedPoll poll, String answeredBy) {
+        for (String other : poll.cursors().keySet()) {
+            Topic topic = topics.get(other);
+            if (!other.equals(answeredBy) && topic != null) {
+                topic.parked().remove(poll);
+            }
+        }
+    }
+
+    private void created(String topic) {
+        metrics.topicsCreated.mark();
+        source.watch(topic);
+    }
+
+    private void answerAtOnce(ParkedPoll poll, Object answer, Map<String, EventBatch> news) {
         metrics.answeredAtOnce.mark();
-        if (news.missed()) {
+        if (news.values().stream().anyMatch(EventBatch::missed)) {
             metrics.missed.mark();
         }
-        NonBlockingAnswer.send(poll.context(), 200, Map.of(), json.bytes(news), () -> claimAtOnce(poll), metrics.disconnects);
+        NonBlockingAnswer.send(poll.context(), 200, Map.of(), json.bytes(answer), () -> claimAtOnce(poll), metrics.disconnects);
+    }
+
+    private void refuse(ParkedPoll poll, String message) {
+        NonBlockingAnswer.send(poll.context(), 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
+                json.error(503, message), () -> claimAtOnce(poll), metrics.disconnects);
     }
 
     /** Claims a poll for an answer of the hub's own; one that was parked leaves the count here. */
@@ -304,7 +477,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         }
     }
 
-    /** Claims a poll for its timeout or failure, taking it out of the parked polls. */
+    /** Claims a poll for its timeout or failure, taking it out of the parked polls of each of its topics. */
     private boolean release(ParkedPoll poll, OwnAnswer answer) {
         ParkedPoll.Claim claim = poll.claim(answer);
         if (claim == ParkedPoll.Claim.LOST) {
@@ -314,7 +487,12 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             parkedCount.decrementAndGet();
             lock.lock();
             try {
-                parked.remove(poll); // absent if an event or the shutdown already took it out: harmless
+                for (String name : poll.cursors().keySet()) {
+                    Topic topic = topics.get(name);
+                    if (topic != null) {
+                        topic.parked().remove(poll); // absent if an event or the shutdown took it out: harmless
+                    }
+                }
             } finally {
                 lock.unlock();
             }
@@ -323,22 +501,24 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     }
 
     /**
-     * Runs on the dispatcher: queue for each poll of the batch the events after its cursor. The dispatcher only
+     * Runs on the dispatcher: queue for each poll of the batch the news after its cursors. The dispatcher only
      * registers write listeners; Jetty's threads write, so a slow reader never holds up the loop.
      */
     private void answerBatch(Collection<ParkedPoll> batch, long arrivedNanos) {
         BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
-        Map<Long, byte[]> bodyByCursor = new HashMap<>();
+        Map<Map<String, Long>, byte[]> bodyByCursors = new HashMap<>();
         for (ParkedPoll poll : batch) {
             if (!poll.watch(timing)) {
                 timing.completed(false); // already complete (timed out or failed): nothing to answer
                 continue;
             }
-            // Parked polls of one event usually share a cursor: serialize the answer once per cursor.
-            byte[] body = bodyByCursor.computeIfAbsent(poll.cursor(), this::answerBody);
+            // The polls of one event usually share their cursors: serialize the answer once per cursors.
+            byte[] body = bodyByCursors.computeIfAbsent(poll.cursors(), cursors -> answerBody(poll));
             if (body == null) {
-                // The ring moved past this cursor before the batch got here (a burst): read it from the archive.
-                archived.resolve(poll.cursor()).thenAccept(resolution -> placeResolved(poll, poll.cursor(), resolution));
+                // A ring moved past a cursor before the batch got here (a burst): read it from the archive.
+                List<TopicCursor> atCursors = new ArrayList<>();
+                poll.cursors().forEach((topic, cursor) -> atCursors.add(new TopicCursor(topic, cursor)));
+                askArchive(poll, atCursors, Map.of());
                 continue;
             }
             NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, () -> claimTaken(poll, timing), metrics.disconnects);
@@ -346,45 +526,60 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         metrics.eventToQueued.update(nanoClock.getAsLong() - arrivedNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** The answer to a batch poll at {@code cursor}; null when the ring no longer covers it and the archive must. */
-    private byte[] answerBody(long cursor) {
-        EventBatch batch;
+    /** The answer to a batch poll after its cursors; null when a ring no longer covers one and the archive must. */
+    private byte[] answerBody(ParkedPoll poll) {
+        Map<String, EventBatch> news = new LinkedHashMap<>();
         lock.lock();
         try {
-            if (archived != null && !history.covers(cursor)) {
-                return null;
+            for (Map.Entry<String, Long> cursor : poll.cursors().entrySet()) {
+                Topic topic = topics.get(cursor.getKey());
+                if (topic == null || !topic.history().hasNewsFor(cursor.getValue())) {
+                    continue;
+                }
+                if (archived != null && !topic.history().covers(cursor.getValue())) {
+                    return null;
+                }
+                news.put(cursor.getKey(), topic.history().after(cursor.getValue()));
             }
-            batch = history.after(cursor);
         } finally {
             lock.unlock();
         }
-        if (batch.missed()) {
+        if (news.values().stream().anyMatch(EventBatch::missed)) {
             metrics.missed.mark();
         }
-        return json.bytes(batch);
+        return json.bytes(PollAnswer.of(poll.asked(), poll.cursors(), news));
     }
 
-    private EventBatch historyAfter(long cursor) {
-        lock.lock();
-        try {
-            return history.after(cursor);
-        } finally {
-            lock.unlock();
+    /** For a blocking wait, with the lock held: the topic, created if needed; null when it would be one too many. */
+    private Topic topicForBlockingWait(String name) {
+        Topic topic = topics.get(name);
+        if (topic == null) {
+            topic = topics.getOrCreate(name, nanoClock.getAsLong());
+            if (topic == null) {
+                metrics.topicsRefused.mark();
+                return null;
+            }
+            metrics.topicsCreated.mark();
+            source.watch(name); // under the hub's lock: EventSource.watch may not block
         }
+        topic.used(nanoClock.getAsLong());
+        return topic;
     }
 
     /**
      * The server is stopping: refuses new polls (503, {@code Retry-After: 0}), wakes the blocking waiters with the same
-     * answer, and hands over every parked poll, for {@link StopAnsweringParkedPolls} to answer.
+     * answer, and hands over every parked poll, once, for {@link StopAnsweringParkedPolls} to answer.
      */
     Collection<ParkedPoll> closeAndTakeParked() {
+        Set<ParkedPoll> all = new LinkedHashSet<>(); // a poll of several topics is parked on each
         lock.lock();
         try {
             closed = true;
             blockingWaits.close();
-            return parked.takeAll();
+            topics.forEach(topic -> all.addAll(topic.parked().takeAll()));
         } finally {
             lock.unlock();
         }
+        return all;
     }
 }

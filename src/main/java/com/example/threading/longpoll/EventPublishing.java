@@ -10,10 +10,12 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
- * {@code POST /events}: checks who may publish ({@link PublishAccess}), the media type and the declared size from
- * the request head alone, then reads the body without blocking ({@link NonBlockingBody}, with a deadline of its
+ * {@code POST /events[?topic=T]}: checks who may publish ({@link PublishAccess}), the topic's name, the media type
+ * and the declared size from the request head alone, and that the hub holds the topic or may create it
+ * ({@code events.maxTopics}; else {@code 503}), then reads the body without blocking ({@link NonBlockingBody}, with a deadline of its
  * own), parses it as JSON and hands it to the {@link EventSink}; the answer is written from the sink's stage
  * ({@link PublishRequest}): {@code 200} with the published event, or {@code 503} when the stream cannot take it.
  * No thread waits for a slow client or for the stream. A request refused from its head is answered at once with
@@ -41,14 +43,16 @@ final class EventPublishing {
     private final long publishTimeoutMs;
     private final long retryAfterSeconds;
     private final PublishMetrics metrics;
+    private final Predicate<String> admitTopic;
     private final int maxInFlight;
     private final AtomicInteger bodiesInFlight = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    EventPublishing(EventSink sink, ObjectMapper mapper, JsonResponses json, long maxBytes, PublishAccess access,
-                    int maxInFlight, long bodyReadTimeoutMs, long publishTimeoutMs, long retryAfterSeconds,
-                    PublishMetrics metrics) {
+    EventPublishing(EventSink sink, Predicate<String> admitTopic, ObjectMapper mapper, JsonResponses json, long maxBytes,
+                    PublishAccess access, int maxInFlight, long bodyReadTimeoutMs, long publishTimeoutMs,
+                    long retryAfterSeconds, PublishMetrics metrics) {
         this.sink = sink;
+        this.admitTopic = admitTopic;
         this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.json = json;
         this.maxBytes = maxBytes;
@@ -89,6 +93,17 @@ final class EventPublishing {
                 // go on
             }
         }
+        String[] topics = request.getParameterValues("topic");
+        String topic;
+        try {
+            if (topics != null && topics.length > 1) {
+                throw new IllegalArgumentException("an event is published on one topic, " + topics.length + " were given");
+            }
+            topic = topics == null ? TopicNames.DEFAULT : TopicNames.check(topics[0]);
+        } catch (IllegalArgumentException e) {
+            refuse(response, 400, e.getMessage());
+            return;
+        }
         String contentType = request.getContentType();
         if (contentType == null || !isJson(contentType)) {
             refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
@@ -97,6 +112,12 @@ final class EventPublishing {
         long declaredLength = request.getContentLengthLong();
         if (declaredLength > maxBytes) {
             refuse(response, 413, "the event body is limited to " + maxBytes + " bytes");
+            return;
+        }
+        if (!admitTopic.test(topic)) {
+            // The hub holds events.maxTopics topics and this would be one more: refused before numbering anything.
+            response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
+            refuse(response, 503, "too many topics held (events.maxTopics); retry later");
             return;
         }
         if (inFlight.incrementAndGet() > maxInFlight) {
@@ -125,13 +146,13 @@ final class EventPublishing {
                     if (failure != null) {
                         refuseBody(exchange, NonBlockingBody.refusalFor(failure, bodyReadTimeoutMs));
                     } else {
-                        parseAndPublish(exchange, body);
+                        parseAndPublish(exchange, topic, body);
                     }
                 });
     }
 
     /** On the thread that completed the body (a Jetty read callback, or the delay scheduler for a 408). */
-    private void parseAndPublish(PublishRequest exchange, byte[] body) {
+    private void parseAndPublish(PublishRequest exchange, String topic, byte[] body) {
         JsonNode data;
         try {
             data = reader.readTree(body);
@@ -143,7 +164,7 @@ final class EventPublishing {
             exchange.refuse(400, "the body is not one JSON value", false);
             return;
         }
-        exchange.publish(sink, data, publishTimeoutMs);
+        exchange.publish(sink, topic, data, publishTimeoutMs);
     }
 
     private void refuseBody(PublishRequest exchange, NonBlockingBody.Refusal refusal) {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Where publishers hand event data: the ticker and {@code POST /events}. The in-process sink numbers the
- * event and delivers it to the hub at once; a shared sink (e.g. Redis Streams) numbers it across instances and
+ * Where publishers hand event data: the ticker and {@code POST /events}. Events are numbered per topic. The
+ * in-process sink numbers the event and delivers it to the hub at once; a shared sink (e.g. Redis Streams) numbers it across instances and
  * delivers it to every instance's {@link EventSource}, and may take a network round trip to do so.
  *
  * <p>Contract for implementations: {@link #publish} must not block the calling thread (it is a Jetty thread for
@@ -20,8 +20,9 @@ import java.util.concurrent.CompletionStage;
 public interface EventSink {
 
     /**
-     * Publishes {@code data}; completes with the event as numbered and timestamped by the stream, or exceptionally
-     * when the stream cannot take it (e.g. its backing store is unreachable). Must complete within a bounded time.
+     * Publishes {@code data} on {@code topic}; completes with the event as numbered (the topic's next id) and
+     * timestamped by the stream, or exceptionally when the stream cannot take it (e.g. its backing store is
+     * unreachable). Must complete within a bounded time.
      */
-    CompletionStage<Event> publish(JsonNode data);
+    CompletionStage<Event> publish(String topic, JsonNode data);
 }

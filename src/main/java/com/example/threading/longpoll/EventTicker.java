@@ -86,7 +86,7 @@ final class EventTicker implements Managed {
 
     private void publish(long tick) {
         // BoundedPublish never throws.
-        BoundedPublish.publish(sink, JsonNodeFactory.instance.objectNode().put("tick", tick), publishTimeoutMs)
+        BoundedPublish.publish(sink, TopicNames.DEFAULT, JsonNodeFactory.instance.objectNode().put("tick", tick), publishTimeoutMs)
                 .whenComplete((event, failure) -> {
                     if (failure == null) {
                         published(tick);

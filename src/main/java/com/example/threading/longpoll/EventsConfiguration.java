@@ -64,11 +64,35 @@ public final class EventsConfiguration {
     @JsonProperty
     private int maxPublishing = 64;
 
-    /** How many recent events the history ring keeps for cursors. */
+    /** How many recent events each topic's history ring keeps for cursors. */
     @Min(1)
     @Max(100_000)
     @JsonProperty
     private int historySize = 256;
+
+    /**
+     * Most topics held at once; a poll or publish that would create one more gets 503 with Retry-After. Each costs its
+     * history ring ({@code historySize} slots, filled as events arrive) and a few hundred bytes more.
+     */
+    @Min(1)
+    @Max(1_000_000)
+    @JsonProperty
+    private int maxTopics = 10_000;
+
+    /** Most topics one poll may ask for ({@code topic=a:3&topic=b:0...}); more get 400. */
+    @Min(1)
+    @Max(1_000)
+    @JsonProperty
+    private int maxTopicsPerPoll = 16;
+
+    /**
+     * A topic nobody polls, waits on or publishes to for this long is forgotten (its history too): the number of
+     * topics does not only grow. The default topic (the ticker's) is kept.
+     */
+    @NotNull
+    @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+    @JsonProperty
+    private Duration topicIdleTimeout = Duration.minutes(5);
 
     /** Wait of a poll that gives no {@code timeout}. */
     @NotNull
@@ -151,6 +175,18 @@ public final class EventsConfiguration {
 
     int getHistorySize() {
         return historySize;
+    }
+
+    int getMaxTopics() {
+        return maxTopics;
+    }
+
+    int getMaxTopicsPerPoll() {
+        return maxTopicsPerPoll;
+    }
+
+    Duration getTopicIdleTimeout() {
+        return topicIdleTimeout;
     }
 
     Duration getDefaultTimeout() {

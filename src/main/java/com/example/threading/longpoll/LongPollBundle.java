@@ -60,9 +60,9 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         // also answers the cursors this instance's ring cannot (older than the ring, or not read here yet).
         long tickMs = configuration.getTickPeriod().toMilliseconds();
         EventStream stream = configuration.getStream().build(environment, configuration.getHistorySize(), tickMs);
-        EventHub hub = new EventHub(configuration.getHistorySize(), configuration.getMaxParked(),
-                configuration.getRetryAfter().toSeconds(), dispatcher, json, hubMetrics, stream.archive().orElse(null),
-                System::nanoTime);
+        EventHub hub = new EventHub(new EventHub.Settings(configuration.getHistorySize(), configuration.getMaxParked(),
+                configuration.getMaxTopics(), configuration.getRetryAfter().toSeconds()), dispatcher, json, hubMetrics,
+                stream.source(), stream.archive().orElse(null), System::nanoTime);
         stream.source().subscribe(hub);
         EventSink sink = stream.sink();
 
@@ -75,11 +75,21 @@ public final class LongPollBundle<C extends Configuration> implements Configured
                 LOG.error("sweeping the polls' deadlines failed; the next sweep retries", bug); // thrown, it would end the sweeps
             }
         }, EventHub.DEADLINE_TICK_MS, EventHub.DEADLINE_TICK_MS, TimeUnit.MILLISECONDS);
+        // Idle topics are forgotten (their history too), once a second, on the same thread.
+        long idleTopicNanos = configuration.getTopicIdleTimeout().toNanoseconds();
+        deadlineSweeper.scheduleWithFixedDelay(() -> {
+            try {
+                hub.evictIdleTopics(idleTopicNanos);
+            } catch (RuntimeException bug) {
+                LOG.error("evicting idle topics failed; the next sweep retries", bug);
+            }
+        }, 1, 1, TimeUnit.SECONDS);
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
         BlockingWaits blockingWaits = hub.blockingWaits();
         metrics.register("events.blocking.waiting", (Gauge<Integer>) blockingWaits::waiting);
-        metrics.register("events.last-id", (Gauge<Long>) hub::lastId);
+        metrics.register("events.last-id", (Gauge<Long>) () -> hub.lastId(TopicNames.DEFAULT));
+        metrics.register("events.topics.live", (Gauge<Integer>) hub::topicCount);
 
         if (tickMs > 0) {
             // No %d: Dropwizard's ScheduledExecutorServiceBuilder (unlike ExecutorServiceBuilder) uses the name format
@@ -94,12 +104,12 @@ public final class LongPollBundle<C extends Configuration> implements Configured
                 new StopAnsweringParkedPolls(hub, json, hubMetrics, configuration.getShutdownTimeout().toMilliseconds()));
 
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
-                configuration.getMaxTimeout().toSeconds(), json);
+                configuration.getMaxTimeout().toSeconds(), configuration.getMaxTopicsPerPoll(), json);
         PublishAccess access = new PublishAccess(configuration.getPublishToken());
         if (!access.requiresToken()) {
             LOG.info("No events.publishToken (EVENTS_PUBLISH_TOKEN) is set: POST {} accepts clients on this machine only", PATH);
         }
-        EventPublishing publishing = new EventPublishing(sink, environment.getObjectMapper(), json,
+        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, environment.getObjectMapper(), json,
                 configuration.getMaxEventSize().toBytes(), access, configuration.getMaxPublishing(),
                 configuration.getBodyReadTimeout().toMilliseconds(),
                 configuration.getPublishTimeout().toMilliseconds(), configuration.getRetryAfter().toSeconds(),
@@ -112,7 +122,8 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         async.setAsyncSupported(true);
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
-                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, limits));
+                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, limits,
+                        configuration.getRetryAfter().toSeconds()));
         blocking.addMapping(BLOCKING_PATH);
     }
 }

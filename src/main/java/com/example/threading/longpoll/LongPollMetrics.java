@@ -24,6 +24,9 @@ final class LongPollMetrics {
     final Meter disconnects;
     final Meter shutdownAnswers;
     final Meter blockingTimeouts;
+    final Meter topicsCreated;
+    final Meter topicsEvicted;
+    final Meter topicsRefused;
 
     LongPollMetrics(MetricRegistry registry) {
         published = registry.meter("events.published");
@@ -37,5 +40,8 @@ final class LongPollMetrics {
         disconnects = registry.meter("events.disconnects");
         shutdownAnswers = registry.meter("events.shutdown-answers");
         blockingTimeouts = registry.meter("events.blocking.timeouts");
+        topicsCreated = registry.meter("events.topics.created");
+        topicsEvicted = registry.meter("events.topics.evicted");
+        topicsRefused = registry.meter("events.topics.refused");
     }
 }

@@ -7,8 +7,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * {@code GET /events?after=<id>&timeout=<s>}: the request is put in async mode and parked in the hub, so no
- * thread waits for the event; {@code POST /events} publishes one. Mounted with {@code asyncSupported=true}.
+ * {@code GET /events?[topic=T[:N]...]&after=<id>&timeout=<s>}: the request is put in async mode and parked in the
+ * hub, on each topic it asks for, so no thread waits for the event; {@code POST /events?topic=T} publishes one. Mounted with {@code asyncSupported=true}.
  *
  * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
  */
@@ -49,6 +49,6 @@ final class LongPollServlet extends HttpServlet {
         // No container timeout: the hub answers 204 at the poll's deadline itself (PollDeadlines). Jetty's would
         // schedule a timer per poll and cancel it per answer, all behind one lock: 20,000 answers queue on it.
         context.setTimeout(0);
-        hub.poll(context, parameters.after(), parameters.timeoutMs());
+        hub.poll(context, parameters.topics(), parameters.timeoutMs());
     }
 }

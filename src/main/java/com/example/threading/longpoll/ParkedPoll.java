@@ -3,11 +3,14 @@ package com.example.threading.longpoll;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One {@code GET /events} request held in async mode, with the cursor it reads from. It knows the hub only as
+ * One {@code GET /events} request held in async mode, with the topics it asked for and, once parked, the cursor it
+ * reads after on each of them. It knows the hub only as
  * its {@link ParkingLot}: the place to report that Jetty ended its wait (failure, or a container timeout where one is
  * set) or completed it.
  *
@@ -23,8 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>Watchers: {@link #watch} and {@link #onComplete} hand over through one atomic reference, so a watcher is
  *       told about the completion exactly once, whichever comes first. The winning answerer is written (volatile)
  *       right after its claim, before it writes the answer, so {@code onComplete} sees it.</li>
- *   <li>{@code cursor} is written by {@link #markParked} under the hub's lock, before the poll enters the parked
- *       set, and read by the dispatcher after the set was taken out under the same lock.</li>
+ *   <li>{@code cursors} is written by {@link #markParked} under the hub's lock, before the poll enters any topic's
+ *       parked polls, and read by the dispatcher after the batch was taken out under the same lock.</li>
  * </ul>
  */
 final class ParkedPoll implements AsyncListener {
@@ -64,24 +67,48 @@ final class ParkedPoll implements AsyncListener {
 
     private final AsyncContext context;
     private final ParkingLot lot;
+    private final List<TopicCursor> asked;
     private final AtomicInteger state = new AtomicInteger(NEW);
     private final AtomicReference<Object> watcher = new AtomicReference<>();
     private volatile Answerer claimedBy;
-    private long cursor;
+    private Map<String, Long> cursors = Map.of();
     /** The tick of {@link PollDeadlines} this poll's deadline is in: written before the poll is added, read by any thread. */
     private volatile long deadlineTick;
 
+    /** A poll of the default topic's next event. */
     ParkedPoll(AsyncContext context, ParkingLot lot) {
+        this(context, lot, List.of(new TopicCursor(TopicNames.DEFAULT, null)));
+    }
+
+    /** A poll of {@code asked}: one topic, or several (then answered with every topic's cursor). */
+    ParkedPoll(AsyncContext context, ParkingLot lot, List<TopicCursor> asked) {
         this.context = context;
         this.lot = lot;
+        this.asked = List.copyOf(asked);
     }
 
     AsyncContext context() {
         return context;
     }
 
-    long cursor() {
-        return cursor;
+    /** The topics and cursors as the request gave them. */
+    List<TopicCursor> asked() {
+        return asked;
+    }
+
+    /** Whether the request named several topics (its answer carries {@code cursors}, not {@code lastId}). */
+    boolean severalTopics() {
+        return asked.size() > 1;
+    }
+
+    /** The cursor it reads after on {@code topic}, as parked. */
+    long cursor(String topic) {
+        return cursors.get(topic);
+    }
+
+    /** The cursor on each of its topics, as parked (in the order asked). */
+    Map<String, Long> cursors() {
+        return cursors;
     }
 
     long deadlineTick() {
@@ -92,9 +119,12 @@ final class ParkedPoll implements AsyncListener {
         deadlineTick = tick;
     }
 
-    /** Moves a new poll to parked, reading after {@code cursor}; false if it was claimed meanwhile (e.g. by its timeout). */
-    boolean markParked(long cursor) {
-        this.cursor = cursor;
+    /**
+     * Moves a new poll to parked, reading after {@code cursors} (one per topic asked); false if it was claimed
+     * meanwhile (e.g. by its timeout).
+     */
+    boolean markParked(Map<String, Long> cursors) {
+        this.cursors = cursors;
         return state.compareAndSet(NEW, PARKED);
     }
 

@@ -10,7 +10,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The polls parked on the hub, by the cursor each reads after. An event with id {@code n} takes every poll whose
+ * The polls parked on one topic, by the cursor each reads after on that topic. An event with id {@code n} takes every poll whose
  * cursor is below {@code n} ({@link #takeBefore}); a poll whose cursor is at or above it (a shared stream's reader has
  * not yet delivered what was published elsewhere) stays until an event beyond its cursor arrives. In-process, every
  * parked poll's cursor is the newest id, so each event takes them all.
@@ -19,19 +19,30 @@ import java.util.TreeMap;
  */
 final class ParkedPolls {
 
+    private final String topic;
     private final TreeMap<Long, Set<ParkedPoll>> byCursor = new TreeMap<>();
 
-    /** Parks {@code poll}, whose cursor is set ({@link ParkedPoll#markParked}). */
-    void add(ParkedPoll poll) {
-        byCursor.computeIfAbsent(poll.cursor(), cursor -> new HashSet<>()).add(poll);
+    ParkedPolls(String topic) {
+        this.topic = topic;
     }
 
-    /** Takes out a poll that leaves without an event (timeout, failure); harmless if it was already taken. */
+    /** Parks {@code poll}, whose cursors are set ({@link ParkedPoll#markParked}). */
+    void add(ParkedPoll poll) {
+        byCursor.computeIfAbsent(poll.cursor(topic), cursor -> new HashSet<>()).add(poll);
+    }
+
+    /** Takes out a poll that leaves without an event of this topic; harmless if it was already taken. */
     void remove(ParkedPoll poll) {
-        Set<ParkedPoll> atCursor = byCursor.get(poll.cursor());
+        long cursor = poll.cursor(topic);
+        Set<ParkedPoll> atCursor = byCursor.get(cursor);
         if (atCursor != null && atCursor.remove(poll) && atCursor.isEmpty()) {
-            byCursor.remove(poll.cursor());
+            byCursor.remove(cursor);
         }
+    }
+
+    /** No poll is parked here. */
+    boolean isEmpty() {
+        return byCursor.isEmpty();
     }
 
     /**

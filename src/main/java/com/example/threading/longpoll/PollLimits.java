@@ -5,16 +5,17 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * The timeouts a poll may ask for, shared by both long-poll servlets: parses a poll's query or answers 400.
+ * What a poll may ask for, shared by both long-poll servlets: timeouts and topics per poll; parses a poll's query or
+ * answers 400.
  *
  * <p>Thread-safety: immutable.
  */
-record PollLimits(long defaultTimeoutSeconds, long maxTimeoutSeconds, JsonResponses json) {
+record PollLimits(long defaultTimeoutSeconds, long maxTimeoutSeconds, int maxTopicsPerPoll, JsonResponses json) {
 
     /** The poll's parameters, or null after answering {@code 400} with the reason. */
     PollParameters parseOrReject(HttpServletRequest request, HttpServletResponse response) throws IOException {
         try {
-            return PollParameters.parse(request, defaultTimeoutSeconds, maxTimeoutSeconds);
+            return PollParameters.parse(request, defaultTimeoutSeconds, maxTimeoutSeconds, maxTopicsPerPoll);
         } catch (IllegalArgumentException e) {
             json.writeError(response, 400, e.getMessage());
             return null;

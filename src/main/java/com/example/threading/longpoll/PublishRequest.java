@@ -58,8 +58,8 @@ final class PublishRequest implements AsyncListener {
     }
 
     /** Publishes {@code data}; the answer is written when the sink's stage completes or {@code timeoutMs} passes. */
-    void publish(EventSink sink, JsonNode data, long timeoutMs) {
-        BoundedPublish.publish(sink, data, timeoutMs).whenComplete(this::published);
+    void publish(EventSink sink, String topic, JsonNode data, long timeoutMs) {
+        BoundedPublish.publish(sink, topic, data, timeoutMs).whenComplete(this::published);
     }
 
     private void published(Event event, Throwable failure) {

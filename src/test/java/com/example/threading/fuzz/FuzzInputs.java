@@ -87,9 +87,10 @@ final class FuzzInputs {
         Arbitrary<String> after = Arbitraries.oneOf(bound(0, 1, 1_000_000), Arbitraries.of(HOSTILE));
         Arbitrary<String> timeout = Arbitraries.oneOf(bound(0, 1, MAX_POLL_SECONDS), Arbitraries.of(HOSTILE));
         return Combinators.combine(Arbitraries.of("/events", "/events/blocking"), method(), after.optional(),
-                        timeout.optional(), extraHeaders())
-                .as((path, method, since, wait, headers) -> {
+                        timeout.optional(), topics(), extraHeaders())
+                .as((path, method, since, wait, topics, headers) -> {
                     List<String> pairs = new ArrayList<>();
+                    topics.forEach(topic -> pairs.add(pair("topic", topic)));
                     since.ifPresent(value -> pairs.add(pair("after", value)));
                     // A poll without timeout waits the configured default (2 s); one with a valid one at most 3 s.
                     wait.ifPresent(value -> pairs.add(pair("timeout", value)));
@@ -106,8 +107,8 @@ final class FuzzInputs {
                 "Authorization: Bearer wrong", "Authorization: Basic Zm9vOmJhcg==", "Authorization: Bearer",
                 "Authorization: " + "x".repeat(3_000), "");
         return Combinators.combine(Arbitraries.of("POST", "POST", "POST", "PUT", "PATCH"), contentType, authorization,
-                        body(), Arbitraries.of(Framing.class), extraHeaders())
-                .as((method, type, auth, body, framing, headers) -> {
+                        body(), Arbitraries.of(Framing.class), topics().filter(topics -> topics.size() <= 2), extraHeaders())
+                .as((method, type, auth, body, framing, topics, headers) -> {
                     List<String> lines = new ArrayList<>(headers);
                     if (!type.isEmpty()) {
                         lines.add(type);
@@ -115,8 +116,26 @@ final class FuzzInputs {
                     if (!auth.isEmpty()) {
                         lines.add(auth);
                     }
-                    return request("POST /events", false, method, "/events", lines, body, framing);
+                    List<String> pairs = new ArrayList<>();
+                    topics.forEach(topic -> pairs.add(pair("topic", topic)));
+                    return request("POST /events", false, method, "/events" + joined(pairs), lines, body, framing);
                 });
+    }
+
+    /**
+     * The {@code topic} values of a request: none (the default topic), or 1–6 of valid names (a few, so they repeat),
+     * names with cursors ({@code a:3}), bad cursors, and hostile names (too long, empty, spaces, Unicode, separators).
+     */
+    static Arbitrary<List<String>> topics() {
+        Arbitrary<String> name = Arbitraries.of("room-1", "room-2", "item.7", "A_b-c.9", "t".repeat(64));
+        Arbitrary<String> cursor = Arbitraries.oneOf(bound(0, 1, 1_000_000), Arbitraries.of(HOSTILE));
+        Arbitrary<String> hostile = Arbitraries.of("", " ", "a b", "t".repeat(65), "room/1", "caf\u00e9", "\u0000", "a:", ":3",
+                "a:b:c", "a::1", "%", "{x}", "*", "..");
+        Arbitrary<String> topic = Arbitraries.frequencyOf(
+                Tuple.of(4, name),
+                Tuple.of(4, Combinators.combine(name, cursor).as((n, c) -> n + ":" + c)),
+                Tuple.of(2, hostile));
+        return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(List.<String>of())), Tuple.of(4, topic.list().ofMinSize(1).ofMaxSize(6)));
     }
 
     static Arbitrary<FuzzRequest> admin() {

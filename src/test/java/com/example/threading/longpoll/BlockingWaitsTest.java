@@ -22,10 +22,11 @@ import org.junit.jupiter.api.Test;
 class BlockingWaitsTest {
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final EventHistory history = new EventHistory(4, lock);
+    private final Topic topic = new Topic(TopicNames.DEFAULT, 4, lock, 0);
+    private final EventHistory history = topic.history();
     private final Meter timeouts = new Meter();
     private final Meter missed = new Meter();
-    private final BlockingWaits waits = new BlockingWaits(lock, history, timeouts, missed);
+    private final BlockingWaits waits = new BlockingWaits(lock, name -> name.equals(TopicNames.DEFAULT) ? topic : null, timeouts, missed);
     private final ExecutorService waiters = Executors.newCachedThreadPool();
 
     @AfterEach
@@ -38,15 +39,15 @@ class BlockingWaitsTest {
         append(1);
         List<Future<BlockingWaits.Outcome>> outcomes = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            outcomes.add(waiters.submit(() -> waits.await(1L, 30_000)));
+            outcomes.add(waiters.submit(() -> waits.await(Hubs.at(1L), 30_000)));
         }
-        outcomes.add(waiters.submit(() -> waits.await(null, 30_000))); // null: the next event
+        outcomes.add(waiters.submit(() -> waits.await(Hubs.at(null), 30_000))); // null: the next event
         Await.until(() -> waits.waiting() == 6, Duration.ofSeconds(10), "6 threads waiting");
 
         append(2);
 
         for (Future<BlockingWaits.Outcome> outcome : outcomes) {
-            EventBatch batch = outcome.get(10, TimeUnit.SECONDS).batch;
+            EventBatch batch = (EventBatch) outcome.get(10, TimeUnit.SECONDS).answer;
             assertThat(batch.events()).extracting(Event::id).containsExactly(2L);
             assertThat(batch.missed()).isFalse();
         }
@@ -59,17 +60,17 @@ class BlockingWaitsTest {
         for (long id = 1; id <= 6; id++) {
             append(id);
         }
-        BlockingWaits.Outcome outcome = waits.await(0L, 30_000);
+        BlockingWaits.Outcome outcome = waits.await(Hubs.at(0L), 30_000);
 
-        assertThat(outcome.batch.events()).extracting(Event::id).containsExactly(3L, 4L, 5L, 6L);
-        assertThat(outcome.batch.missed()).isTrue();
+        assertThat(((EventBatch) outcome.answer).events()).extracting(Event::id).containsExactly(3L, 4L, 5L, 6L);
+        assertThat(((EventBatch) outcome.answer).missed()).isTrue();
         assertThat(missed.getCount()).isEqualTo(1);
     }
 
     @Test
     void aWaitWithoutNewsTimesOutAndIsCounted() throws Exception {
         long start = System.nanoTime();
-        BlockingWaits.Outcome outcome = waits.await(null, 200);
+        BlockingWaits.Outcome outcome = waits.await(Hubs.at(null), 200);
 
         assertThat(outcome).isSameAs(BlockingWaits.Outcome.TIMED_OUT);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(200));
@@ -82,7 +83,7 @@ class BlockingWaitsTest {
         append(1);
         List<Future<BlockingWaits.Outcome>> outcomes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            outcomes.add(waiters.submit(() -> waits.await(null, 30_000)));
+            outcomes.add(waiters.submit(() -> waits.await(Hubs.at(null), 30_000)));
         }
         Await.until(() -> waits.waiting() == 3, Duration.ofSeconds(10), "3 threads waiting");
 
@@ -96,9 +97,16 @@ class BlockingWaitsTest {
         for (Future<BlockingWaits.Outcome> outcome : outcomes) {
             assertThat(outcome.get(10, TimeUnit.SECONDS)).isSameAs(BlockingWaits.Outcome.CLOSED);
         }
-        assertThat(waits.await(null, 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
-        assertThat(waits.await(0L, 30_000).batch.events()).as("news is still answered").hasSize(1);
+        assertThat(waits.await(Hubs.at(null), 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
+        assertThat(waits.await(Hubs.at(0L), 30_000).answer).as("news is still answered").isInstanceOf(EventBatch.class);
+        assertThat(((EventBatch) waits.await(Hubs.at(0L), 30_000).answer).events()).as("news is still answered").hasSize(1);
         assertThat(timeouts.getCount()).isZero();
+    }
+
+    @Test
+    void aTopicTheHubWillNotHoldEndsTheWaitAtOnce() throws Exception {
+        assertThat(waits.await(List.of(new TopicCursor("another", null)), 30_000)).isSameAs(BlockingWaits.Outcome.TOO_MANY_TOPICS);
+        assertThat(waits.waiting()).isZero();
     }
 
     @Test
@@ -111,7 +119,7 @@ class BlockingWaitsTest {
     private void append(long id) {
         lock.lock();
         try {
-            assertThat(history.append(new Event(id, Instant.EPOCH, LongNode.valueOf(id)))).isTrue();
+            assertThat(history.append(Hubs.event(id))).isTrue();
             waits.signalNews();
         } finally {
             lock.unlock();

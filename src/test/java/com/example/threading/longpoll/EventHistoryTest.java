@@ -159,7 +159,7 @@ class EventHistoryTest {
     }
 
     private static Event event(long id) {
-        return new Event(id, Instant.EPOCH, LongNode.valueOf(id));
+        return Hubs.event(id);
     }
 
     private static void assertBatch(EventBatch batch, List<Long> ids, boolean missed, long lastId) {

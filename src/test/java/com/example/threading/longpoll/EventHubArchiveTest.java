@@ -31,14 +31,14 @@ class EventHubArchiveTest {
     private long firstKept = 1;
     private long numbered;
     private CompletableFuture<EventArchive.Read> nextRead;
-    private final EventArchive archive = this::read;
-    private final EventHub hub = new EventHub(RING, 100, 1, Runnable::run, new JsonResponses(MAPPER), metrics, archive, System::nanoTime);
+    private final EventArchive archive = (topic, cursor, limit) -> read(cursor, limit);
+    private final EventHub hub = Hubs.hub(RING, 100, Runnable::run, new JsonResponses(MAPPER), metrics, archive, System::nanoTime);
 
     @Test
     void aCursorOlderThanTheRingIsAnsweredFromTheArchiveWithoutMissed() throws IOException {
         publishAndDeliver(10);
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, 2L, 60_000);
+        hub.poll(poll, Hubs.at(2L), 60_000);
         assertThat(poll.status()).isEqualTo(200);
         assertThat(json(poll).get("missed").asBoolean()).isFalse();
         assertThat(ids(poll)).containsExactly(3L, 4L, 5L, 6L); // at most one ring's worth per answer
@@ -51,7 +51,7 @@ class EventHubArchiveTest {
         publishAndDeliver(10);
         firstKept = 5;
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, 1L, 60_000);
+        hub.poll(poll, Hubs.at(1L), 60_000);
         assertThat(json(poll).get("missed").asBoolean()).isTrue();
         assertThat(ids(poll)).startsWith(5L);
     }
@@ -61,7 +61,7 @@ class EventHubArchiveTest {
         publishAndDeliver(3);
         numbered = 5; // events 4 and 5 are numbered (published elsewhere), this hub has read up to 3
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, 5L, 60_000);
+        hub.poll(poll, Hubs.at(5L), 60_000);
         assertThat(poll.completions()).isZero();
         assertThat(hub.parkedCount()).isEqualTo(1);
 
@@ -80,7 +80,7 @@ class EventHubArchiveTest {
         publishAndDeliver(3);
         numbered = 5;
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, 5L, 60_000);
+        hub.poll(poll, Hubs.at(5L), 60_000);
         assertThat(hub.parkedCount()).isEqualTo(1);
         poll.timeout();
         assertThat(poll.status()).isEqualTo(204);
@@ -95,7 +95,7 @@ class EventHubArchiveTest {
     void aCursorBeyondTheStreamsNewestIdKeepsTodaysContract() throws IOException {
         publishAndDeliver(6);
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, 100L, 60_000);
+        hub.poll(poll, Hubs.at(100L), 60_000);
         assertThat(poll.status()).isEqualTo(200);
         assertThat(json(poll).get("missed").asBoolean()).isTrue();
         assertThat(json(poll).get("lastId").asLong()).isEqualTo(6);
@@ -106,13 +106,13 @@ class EventHubArchiveTest {
         publishAndDeliver(10);
         nextRead = CompletableFuture.failedFuture(new IllegalStateException("Redis down"));
         FakeAsyncContext old = new FakeAsyncContext(true);
-        hub.poll(old, 1L, 60_000);
+        hub.poll(old, Hubs.at(1L), 60_000);
         assertThat(old.status()).isEqualTo(503);
         assertThat(old.header("Retry-After")).isEqualTo("1");
 
         nextRead = CompletableFuture.failedFuture(new IllegalStateException("Redis down"));
         FakeAsyncContext ahead = new FakeAsyncContext(true);
-        hub.poll(ahead, 11L, 60_000);
+        hub.poll(ahead, Hubs.at(11L), 60_000);
         assertThat(ahead.completions()).isZero();
         assertThat(hub.parkedCount()).isEqualTo(1);
         numbered = 12;
@@ -128,7 +128,7 @@ class EventHubArchiveTest {
         nextRead = new CompletableFuture<>();
         CompletableFuture<EventArchive.Read> pending = nextRead;
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, 1L, 60_000);
+        hub.poll(poll, Hubs.at(1L), 60_000);
         poll.timeout();
         pending.complete(new EventArchive.Read(log.subList(1, 5), numbered));
         assertThat(poll.completions()).isEqualTo(1);
@@ -157,7 +157,7 @@ class EventHubArchiveTest {
     }
 
     private void deliver(long id) {
-        Event event = new Event(id, Instant.EPOCH, LongNode.valueOf(id));
+        Event event = Hubs.event(id);
         if (log.stream().noneMatch(e -> e.id() == id)) {
             log.add(event);
         }

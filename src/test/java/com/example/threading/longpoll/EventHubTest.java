@@ -50,7 +50,7 @@ class EventHubTest {
             List<FakeAsyncContext> polls = new ArrayList<>();
             for (int i = 0; i < pollsPerRound; i++) {
                 FakeAsyncContext poll = new FakeAsyncContext(false);
-                hub.poll(poll, null, 60_000);
+                hub.poll(poll, Hubs.at(null), 60_000);
                 polls.add(poll);
             }
             assertThat(hub.parkedCount()).isEqualTo(pollsPerRound);
@@ -104,9 +104,9 @@ class EventHubTest {
         publish(hub);
 
         FakeAsyncContext behind = new FakeAsyncContext(true);
-        hub.poll(behind, 1L, 60_000);
+        hub.poll(behind, Hubs.at(1L), 60_000);
         FakeAsyncContext beyond = new FakeAsyncContext(true);
-        hub.poll(beyond, 99L, 60_000);
+        hub.poll(beyond, Hubs.at(99L), 60_000);
 
         assertThat(behind.status()).isEqualTo(200);
         assertThat(ids(behind)).containsExactly(2L, 3L);
@@ -120,11 +120,11 @@ class EventHubTest {
     @Test
     void aFullHubAnswers503WithRetryAfterAndParksNothingMore() throws Exception {
         EventHub hub = hub(2);
-        hub.poll(new FakeAsyncContext(true), null, 60_000);
-        hub.poll(new FakeAsyncContext(true), null, 60_000);
+        hub.poll(new FakeAsyncContext(true), Hubs.at(null), 60_000);
+        hub.poll(new FakeAsyncContext(true), Hubs.at(null), 60_000);
 
         FakeAsyncContext third = new FakeAsyncContext(true);
-        hub.poll(third, null, 60_000);
+        hub.poll(third, Hubs.at(null), 60_000);
 
         assertThat(third.status()).isEqualTo(503);
         assertThat(third.header("Retry-After")).isEqualTo("1");
@@ -137,14 +137,14 @@ class EventHubTest {
     @Test
     void thePollsOwnDeadlineAnswers204AndAnAnsweredPollIsNotExpiredLater() throws Exception {
         AtomicLong nanos = new AtomicLong(1_000_000_000L);
-        EventHub hub = new EventHub(16, 10, 1, Runnable::run, new JsonResponses(MAPPER), metrics, null, nanos::get);
+        EventHub hub = Hubs.hub(16, 10, Runnable::run, new JsonResponses(MAPPER), metrics, null, nanos::get);
         FakeAsyncContext waiting = new FakeAsyncContext(true);
-        hub.poll(waiting, null, 50);
+        hub.poll(waiting, Hubs.at(null), 50);
         FakeAsyncContext answered = new FakeAsyncContext(true);
-        hub.poll(answered, 0L, 50);
+        hub.poll(answered, Hubs.at(0L), 50);
         publish(hub); // answers both: the first event is news to cursor 0 and to "the next event"
         FakeAsyncContext expiring = new FakeAsyncContext(true);
-        hub.poll(expiring, null, 50);
+        hub.poll(expiring, Hubs.at(null), 50);
 
         assertThat(hub.expireDue()).as("nothing is due before its timeout").isZero();
         nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(49));
@@ -166,7 +166,7 @@ class EventHubTest {
     void aFailedPollIsCompletedAndLeavesTheParkedSet() {
         EventHub hub = hub(10);
         FakeAsyncContext poll = new FakeAsyncContext(true);
-        hub.poll(poll, null, 60_000);
+        hub.poll(poll, Hubs.at(null), 60_000);
 
         poll.fail(new IOException("connection reset"));
         publish(hub);
@@ -184,7 +184,7 @@ class EventHubTest {
         List<FakeAsyncContext> polls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             FakeAsyncContext poll = new FakeAsyncContext(true);
-            hub.poll(poll, null, 60_000);
+            hub.poll(poll, Hubs.at(null), 60_000);
             polls.add(poll);
         }
 
@@ -199,19 +199,19 @@ class EventHubTest {
         assertThat(hub.parkedCount()).isZero();
         assertThat(metrics.shutdownAnswers.getCount()).isEqualTo(3);
         FakeAsyncContext late = new FakeAsyncContext(true);
-        hub.poll(late, null, 60_000);
+        hub.poll(late, Hubs.at(null), 60_000);
         assertThat(late.status()).isEqualTo(503);
-        assertThat(hub.blockingWaits().await(null, 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
+        assertThat(hub.blockingWaits().await(Hubs.at(null), 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
     }
 
     private EventHub hub(int maxParked) {
-        return new EventHub(16, maxParked, 1, Runnable::run, new JsonResponses(MAPPER), metrics);
+        return Hubs.hub(16, maxParked, Runnable::run, new JsonResponses(MAPPER), metrics, null, System::nanoTime);
     }
 
     /** What the in-process stream does: number the next event and hand it to the hub on this thread. */
     private synchronized void publish(EventHub hub) {
         lastPublished++;
-        hub.accept(new Event(lastPublished, Instant.EPOCH, LongNode.valueOf(lastPublished)));
+        hub.accept(Hubs.event(lastPublished));
     }
 
     private static JsonNode json(FakeAsyncContext poll) throws IOException {

@@ -50,9 +50,9 @@ class EventSinkFailureTest {
     /** Starts Jetty with the servlet; each test sets its publish timeout (a short one to see it fire, else a long one). */
     private void startJetty(long publishTimeoutMs) throws Exception {
         JsonResponses json = new JsonResponses(mapper);
-        EventHub hub = new EventHub(16, 100, 1, Runnable::run, json, new LongPollMetrics(metrics));
-        EventSink sink = data -> behaviour.apply(data);
-        EventPublishing publishing = new EventPublishing(sink, mapper, json, 4096, new PublishAccess(null), 64,
+        EventHub hub = Hubs.hub(16, 100, Runnable::run, json, new LongPollMetrics(metrics), null, System::nanoTime);
+        EventSink sink = (topic, data) -> behaviour.apply(data);
+        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, mapper, json, 4096, new PublishAccess(null), 64,
                 5000, publishTimeoutMs, 1, new PublishMetrics(metrics));
         QueuedThreadPool pool = new QueuedThreadPool(JETTY_THREADS, 4);
         server = new Server(pool);
@@ -60,7 +60,7 @@ class EventSinkFailureTest {
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
-        ServletHolder servlet = new ServletHolder(new LongPollServlet(hub, publishing, json, new PollLimits(5, 10, json)));
+        ServletHolder servlet = new ServletHolder(new LongPollServlet(hub, publishing, json, new PollLimits(5, 10, 4, json)));
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, "/events");
         server.setHandler(context);
@@ -116,7 +116,7 @@ class EventSinkFailureTest {
         behaviour = data -> {
             CompletableFuture<Event> stage = new CompletableFuture<>();
             pending.add(stage);
-            return stage.thenApply(ignored -> new Event(ids.incrementAndGet(), Instant.now(), data));
+            return stage.thenApply(ignored -> Hubs.event(ids.incrementAndGet(), data));
         };
         int posts = 3 * JETTY_THREADS;
         List<CompletableFuture<LoopbackHttp.Answer>> answers = new ArrayList<>();

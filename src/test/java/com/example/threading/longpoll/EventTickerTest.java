@@ -18,11 +18,11 @@ class EventTickerTest {
     @Test
     void ticksGoOnThroughFailuresAndAreCounted() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        EventSink sink = data -> switch (calls.incrementAndGet()) {
+        EventSink sink = (topic, data) -> switch (calls.incrementAndGet()) {
             case 1 -> CompletableFuture.failedFuture(new IllegalStateException("store unreachable"));
             case 2 -> throw new IllegalStateException("broken sink");
             case 3 -> new CompletableFuture<>(); // never answers: counted at the publish timeout
-            default -> CompletableFuture.completedFuture(new Event(data.get("tick").asLong(), Instant.now(), data));
+            default -> CompletableFuture.completedFuture(Hubs.event(data.get("tick").asLong(), data));
         };
         Meter failures = new Meter();
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();

@@ -43,6 +43,7 @@ final class FakeAsyncContext implements AsyncContext {
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
     private final HttpServletResponse response;
     private volatile long timeoutMs;
+    private volatile boolean ready = true;
 
     FakeAsyncContext(boolean writeAtOnce) {
         this.writeAtOnce = writeAtOnce;
@@ -78,6 +79,16 @@ final class FakeAsyncContext implements AsyncContext {
             throw new UncheckedIOException(e);
         }
         return true;
+    }
+
+    /** Whether the output takes bytes now ({@code isReady}); true unless a test plays a slow client. */
+    void ready(boolean takesBytes) {
+        ready = takesBytes;
+    }
+
+    /** The registered write listener, or null. */
+    WriteListener writeListener() {
+        return writeListener.get();
     }
 
     /** Fires the async timeout on every listener. */
@@ -198,12 +209,12 @@ final class FakeAsyncContext implements AsyncContext {
         throw new UnsupportedOperationException("createListener");
     }
 
-    /** An output stream that is always ready and keeps what is written. */
+    /** An output stream that keeps what is written, ready unless the test says otherwise. */
     private final class Output extends ServletOutputStream {
 
         @Override
         public boolean isReady() {
-            return true;
+            return ready;
         }
 
         @Override

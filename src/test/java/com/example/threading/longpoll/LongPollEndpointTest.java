@@ -103,6 +103,7 @@ class LongPollEndpointTest {
     void aBatchRacingThePollsTimeoutsAnswersEachWithTheEventOr204() throws Exception {
         long cursor = lastId();
         long timedBefore = metrics().timer("events.event-to-last-write").getCount();
+        long atOnceBefore = metrics().meter("events.answered-at-once").getCount();
         int count = 1000;
         long sent = System.nanoTime();
         List<CompletableFuture<Answer>> polls = new ArrayList<>();
@@ -123,9 +124,12 @@ class LongPollEndpointTest {
             }
         }
         assertThat(parked()).isZero();
-        if (withEvent > 0) {
+        // Polls that came in after the event were answered at once, outside the batch; if the batch itself answered
+        // any poll (on a slow machine its writes may all lose to the timeouts), it was timed to its last one.
+        long byBatch = withEvent - (metrics().meter("events.answered-at-once").getCount() - atOnceBefore);
+        if (byBatch > 0) {
             Await.until(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
-                    Duration.ofSeconds(10), "the batch was accounted for to its last poll");
+                    Duration.ofSeconds(10), "the batch was accounted for to its last poll (" + byBatch + " answered by it)");
         }
     }
 

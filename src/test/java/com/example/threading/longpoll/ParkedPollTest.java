@@ -6,6 +6,7 @@ import jakarta.servlet.AsyncEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -45,7 +46,7 @@ class ParkedPollTest {
     void concurrentClaimersOfAParkedPollHaveExactlyOneWinner() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
             List<ParkedPoll> polls = newPolls();
-            polls.forEach(poll -> assertThat(poll.markParked(7)).isTrue());
+            polls.forEach(poll -> assertThat(poll.markParked(Map.of(TopicNames.DEFAULT, 7L))).isTrue());
 
             List<List<ParkedPoll.Claim>> claims = race(polls, () -> null);
 
@@ -66,7 +67,7 @@ class ParkedPollTest {
             List<List<ParkedPoll.Claim>> claims = race(polls, () -> {
                 for (ParkedPoll poll : polls) {
                     // As the hub does under its lock: count the poll only if nobody claimed it first.
-                    if (poll.markParked(3)) {
+                    if (poll.markParked(Map.of(TopicNames.DEFAULT, 3L))) {
                         parkedCount.incrementAndGet();
                     }
                 }
@@ -88,7 +89,7 @@ class ParkedPollTest {
     @Test
     void aWatcherIsToldOfTheCompletionExactlyOnceAndWhetherItsOwnClaimAnswered() {
         ParkedPoll byWatcher = new ParkedPoll(CONTEXT, new RecordingLot());
-        byWatcher.markParked(1);
+        byWatcher.markParked(Map.of(TopicNames.DEFAULT, 1L));
         RecordingWatcher watcher = new RecordingWatcher();
         assertThat(byWatcher.watch(watcher)).isTrue();
         assertThat(byWatcher.watch(new RecordingWatcher())).as("one watcher per poll").isFalse();
@@ -98,7 +99,7 @@ class ParkedPollTest {
         assertThat(watcher.calls).containsExactly(true);
 
         ParkedPoll byTimeout = new ParkedPoll(CONTEXT, new RecordingLot());
-        byTimeout.markParked(1);
+        byTimeout.markParked(Map.of(TopicNames.DEFAULT, 1L));
         RecordingWatcher late = new RecordingWatcher();
         assertThat(byTimeout.watch(late)).isTrue();
         assertThat(byTimeout.claim(new ParkedPoll.Answerer() { })).isEqualTo(ParkedPoll.Claim.WAS_PARKED);

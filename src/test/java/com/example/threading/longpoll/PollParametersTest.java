@@ -23,11 +23,11 @@ class PollParametersTest {
 
     @Test
     void theBoundsThemselvesAreAccepted() {
-        assertThat(PollParameters.parse("0", "1", DEFAULT_S, MAX_S)).isEqualTo(new PollParameters(0L, 1_000));
+        assertThat(PollParameters.parse("0", "1", DEFAULT_S, MAX_S)).isEqualTo(new PollParameters(Hubs.at(0L), 1_000));
         assertThat(PollParameters.parse(Long.toString(Long.MAX_VALUE), "60", DEFAULT_S, MAX_S))
-                .isEqualTo(new PollParameters(Long.MAX_VALUE, 60_000));
+                .isEqualTo(new PollParameters(Hubs.at(Long.MAX_VALUE), 60_000));
         assertThat(PollParameters.parse(" 7 ", " 5 ", DEFAULT_S, MAX_S)).as("surrounding blanks are trimmed")
-                .isEqualTo(new PollParameters(7L, 5_000));
+                .isEqualTo(new PollParameters(Hubs.at(7L), 5_000));
     }
 
     @ParameterizedTest

@@ -19,6 +19,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -37,11 +38,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Events on one Redis Stream shared by every instance. {@link #publish} runs one script ({@link StreamScripts#PUBLISH}:
- * INCR the counter, XADD with that number as the entry id) on a shared, auto-reconnecting connection, so ids are
- * whole numbers +1 across the cluster; the returned stage is the script's reply. One {@link StreamReader} thread per
- * instance, on its own connection, delivers every entry to the subscriber (the hub) in id order, also the ones
- * this instance published: the hub sees one order, the stream's.
+ * Events on Redis Streams shared by every instance, one stream per topic ({@link TopicKeys}). {@link #publish} runs one
+ * script ({@link StreamScripts#PUBLISH}: INCR the topic's counter, XADD with that number as the entry id) on a shared,
+ * auto-reconnecting connection, so a topic's ids are whole numbers +1 across the cluster; the returned stage is the
+ * script's reply. One {@link StreamReader} thread per instance, on its own connection, delivers every entry of the
+ * topics the hub watches (those with polls on this instance) to the subscriber (the hub) in id order per topic, also
+ * the ones this instance published: the hub sees one order per topic, the stream's.
  *
  * <p>Redis down: a publish fails at once while the connection is down (lettuce rejects commands when disconnected)
  * or after {@code commandTimeout}; the reader retries with backoff; the health check {@code events-stream} is
@@ -49,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * recovers when Redis appears.
  *
  * <p>Thread-safety: {@link #subscribe} is called once on the start-up thread before {@link #start}; {@link #start}
- * and {@link #stop} on the lifecycle thread. {@link #publish} may be called from any number of threads: it reads the
+ * and {@link #stop} on the lifecycle thread; {@link #watch} and {@link #forget} from any thread (they only change
+ * the reader's concurrent positions). {@link #publish} may be called from any number of threads: it reads the
  * volatile publish connection (set by the reader thread once it could connect; lettuce connections are
  * thread-safe) and completes its stage on a lettuce I/O thread. The reader thread alone calls the subscriber.
  */
@@ -61,8 +64,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     public static final String HEALTH_CHECK = "events-stream";
 
     private final RedisStreamConfiguration configuration;
-    private final String[] keys;
-    private final int historySize;
+    private final TopicKeys keys;
     private final ObjectMapper mapper;
     private final RedisStreamMetrics metrics;
     private final StreamEntries entries;
@@ -71,18 +73,17 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     private final RedisClient readerClient;
     private volatile StatefulRedisConnection<String, String> publishConnection;
     private volatile String publishProblem = "not connected yet";
-    private Consumer<Event> subscriber;
-    private volatile StreamReader reader;
+    private volatile Consumer<Event> subscriber;
+    private final StreamReader reader;
     private volatile TickerLease tickerLease;
     private final MetricRegistry registry;
     private final String instanceId = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
     private Thread readerThread;
 
-    private RedisEventStream(RedisStreamConfiguration configuration, int historySize, ObjectMapper mapper,
+    private RedisEventStream(RedisStreamConfiguration configuration, ObjectMapper mapper,
                              MetricRegistry registry) {
         this.configuration = configuration;
-        this.keys = new String[] {configuration.getKey(), configuration.getKey() + ":last-id"};
-        this.historySize = historySize;
+        this.keys = new TopicKeys(configuration.getKey());
         this.mapper = mapper;
         this.registry = registry;
         this.metrics = new RedisStreamMetrics(registry);
@@ -100,14 +101,16 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
         this.publishClient = client(commandTimeout, true);
         // The reader reconnects by itself (StreamReader), and its XREAD blocks for up to BLOCK_MS.
         this.readerClient = client(commandTimeout.plusMillis(StreamReader.BLOCK_MS), false);
+        this.reader = new StreamReader(readerClient, keys, configuration.getMaxReconnectDelay().toMilliseconds(), entries,
+                event -> subscriber.accept(event), metrics, this::connectPublisherIfNeeded, this::unblock);
     }
 
     /**
      * Builds the stream for {@code configuration}, registers its lifecycle, health check {@value #HEALTH_CHECK}
-     * and metrics {@code events.redis.*} with {@code environment}; the reader prefills {@code historySize} events.
+     * and metrics {@code events.redis.*} with {@code environment}.
      */
-    public static RedisEventStream register(Environment environment, RedisStreamConfiguration configuration, int historySize) {
-        RedisEventStream stream = new RedisEventStream(configuration, historySize, environment.getObjectMapper(),
+    public static RedisEventStream register(Environment environment, RedisStreamConfiguration configuration) {
+        RedisEventStream stream = new RedisEventStream(configuration, environment.getObjectMapper(),
                 environment.metrics());
         environment.lifecycle().manage(stream);
         environment.healthChecks().register(HEALTH_CHECK, new HealthCheck() {
@@ -115,11 +118,12 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
             protected Result check() {
                 String problem = stream.problem();
                 return problem == null
-                        ? Result.healthy("reading %s at %s, last id %d", configuration.getKey(), stream.where(), stream.lastId())
+                        ? Result.healthy("reading %d topic(s) of %s at %s", stream.watched(), configuration.getKey(), stream.where())
                         : Result.unhealthy("Redis at %s: %s", stream.where(), problem);
             }
         });
         environment.metrics().register("events.redis.reader.lag", (Gauge<Long>) stream::lag);
+        environment.metrics().register("events.redis.reader.topics", (Gauge<Integer>) stream::watched);
         return stream;
     }
 
@@ -142,7 +146,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
      * so N instances make one tick per period. Registers the gauge {@code events.tick.leader} (1 while leading).
      */
     public TickGate tickGate(long periodMs) {
-        TickerLease lease = new TickerLease(() -> publishConnection, keys[0] + ":ticker", instanceId, periodMs);
+        TickerLease lease = new TickerLease(() -> publishConnection, keys.tickerLease(), instanceId, periodMs);
         registry.register("events.tick.leader", (Gauge<Integer>) lease::leader);
         tickerLease = lease;
         return lease;
@@ -154,10 +158,18 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     }
 
     @Override
+    public void watch(String topic) {
+        reader.watch(topic);
+    }
+
+    @Override
+    public void forget(String topic, long lastIdSeen) {
+        reader.forget(topic); // the numbering is Redis's: it stays
+    }
+
+    @Override
     public void start() {
-        reader = new StreamReader(readerClient, keys[0], keys[1], historySize,
-                configuration.getMaxReconnectDelay().toMilliseconds(), entries,
-                Objects.requireNonNull(subscriber, "subscribe before start"), metrics, this::connectPublisherIfNeeded);
+        Objects.requireNonNull(subscriber, "subscribe before start");
         readerThread = new Thread(reader, "events-redis-reader");
         readerThread.setDaemon(true);
         readerThread.start();
@@ -165,7 +177,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
 
     @Override
     public void stop() throws InterruptedException {
-        if (reader != null) {
+        if (readerThread != null) {
             reader.stop();
             readerThread.interrupt();
             readerThread.join(5_000);
@@ -184,7 +196,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     }
 
     @Override
-    public CompletionStage<Event> publish(JsonNode data) {
+    public CompletionStage<Event> publish(String topic, JsonNode data) {
         StatefulRedisConnection<String, String> connection = publishConnection;
         if (connection == null) {
             metrics.publishFailures.mark();
@@ -196,10 +208,11 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
         } catch (JsonProcessingException e) {
             return CompletableFuture.failedFuture(e);
         }
-        long floor = reader == null ? 0 : reader.lastId();
+        long floor = reader.lastId(topic);
         long start = System.nanoTime();
         CompletionStage<List<Object>> reply = connection.async().<List<Object>>eval(StreamScripts.PUBLISH, ScriptOutputType.MULTI,
-                keys, json, Long.toString(configuration.getMaxLen()), Long.toString(floor));
+                new String[] {keys.stream(topic), keys.counter(topic)}, json, Long.toString(configuration.getMaxLen()),
+                Long.toString(floor));
         return reply.handle((idAndTime, failure) -> {
             if (failure != null) {
                 metrics.publishFailures.mark();
@@ -207,15 +220,13 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
             }
             metrics.publishLatency.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             long id = Long.parseLong(String.valueOf(idAndTime.get(0)));
-            if (reader != null) {
-                reader.sawNewest(id);
-            }
-            return new Event(id, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idAndTime.get(1)))), data);
+            reader.sawNewest(topic, id);
+            return new Event(id, topic, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idAndTime.get(1)))), data);
         });
     }
 
     @Override
-    public CompletionStage<Read> after(long cursor, int limit) {
+    public CompletionStage<Read> after(String topic, long cursor, int limit) {
         StatefulRedisConnection<String, String> connection = publishConnection;
         if (connection == null) {
             metrics.historyReadFailures.mark();
@@ -223,32 +234,39 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
         }
         metrics.historyReads.mark();
         CompletionStage<List<Object>> reply = connection.async().<List<Object>>eval(StreamScripts.HISTORY, ScriptOutputType.MULTI,
-                keys, StreamEntries.entryId(cursor + 1), Integer.toString(limit));
+                new String[] {keys.stream(topic), keys.counter(topic)}, StreamEntries.entryId(cursor + 1), Integer.toString(limit));
         return reply.handle((newestAndEntries, failure) -> {
             if (failure != null) {
                 metrics.historyReadFailures.mark();
                 throw new IllegalStateException("Redis at " + where() + " could not read the stream: " + failure, failure);
             }
             long newest = Long.parseLong(String.valueOf(newestAndEntries.get(0)));
-            if (reader != null) {
-                reader.sawNewest(newest);
-            }
-            return new Read(entries.events((List<?>) newestAndEntries.get(1)), newest);
+            reader.sawNewest(topic, newest);
+            return new Read(entries.events(topic, (List<?>) newestAndEntries.get(1)), newest);
         });
     }
 
-    /** Newest id known in the stream minus the last id delivered to the hub (0 when caught up). */
+    /** Events known to exist on the watched topics and not yet delivered to the hub (0 when caught up). */
     long lag() {
-        return reader == null ? 0 : Math.max(0, reader.newestSeen() - reader.lastId());
+        return reader.lag();
     }
 
-    long lastId() {
-        return reader == null ? 0 : reader.lastId();
+    /** Topics this instance reads. */
+    int watched() {
+        return reader.watched();
+    }
+
+    /** Asks Redis to end the reader's blocked XREAD (a topic was added); asynchronous, on the publish connection. */
+    private void unblock(long readerClientId) {
+        StatefulRedisConnection<String, String> connection = publishConnection;
+        if (connection != null && connection.isOpen()) {
+            connection.async().clientUnblock(readerClientId, UnblockType.TIMEOUT);
+        }
     }
 
     /** Why the stream does not work right now; null when reader and publisher are connected. */
     String problem() {
-        String readerProblem = reader == null ? "not started" : reader.problem();
+        String readerProblem = readerThread == null ? "not started" : reader.problem();
         if (readerProblem != null) {
             return "reader: " + readerProblem;
         }
@@ -271,7 +289,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
         }
         try {
             publishConnection = publishClient.connect();
-            LOG.info("publishing to stream {} at {}", keys[0], where());
+            LOG.info("publishing to the topics' streams ({}:{{topic}}) at {}", configuration.getKey(), where());
         } catch (RuntimeException failure) {
             publishProblem = failure.toString();
         }

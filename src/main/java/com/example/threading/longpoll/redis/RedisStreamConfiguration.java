@@ -9,6 +9,7 @@ import io.dropwizard.validation.ValidationMethod;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,12 @@ public final class RedisStreamConfiguration {
     @JsonProperty
     private String uri = "redis://127.0.0.1:6379";
 
-    /** The stream's key; the id counter is {@code <key>:last-id} and the ticker lease {@code <key>:ticker}. */
+    /**
+     * The prefix of the topics' keys: topic T's stream is {@code <key>:{T}}, its counter {@code <key>:{T}:last-id}; the
+     * ticker lease {@code <key>:ticker}. No braces: each topic is its own hash tag.
+     */
     @NotBlank
+    @Pattern(regexp = "[^{}]+", message = "must not contain braces: each topic's keys get a hash tag of their own ({<topic>})")
     @JsonProperty
     private String key = "threading:events";
 
@@ -68,7 +73,7 @@ public final class RedisStreamConfiguration {
         return uri.trim();
     }
 
-    /** The stream key. */
+    /** The prefix of the topics' keys. */
     public String getKey() {
         return key;
     }

@@ -35,7 +35,7 @@ public final class RedisStreamFactory implements EventStreamFactory {
 
     @Override
     public EventStream build(Environment environment, int historySize, long tickPeriodMs) {
-        RedisEventStream stream = RedisEventStream.register(environment, redis, historySize);
+        RedisEventStream stream = RedisEventStream.register(environment, redis);
         // Instances sharing the stream tick only while they hold the cluster's ticker lease: one tick per period.
         TickGate gate = tickPeriodMs > 0 ? stream.tickGate(tickPeriodMs) : TickGate.ALWAYS;
         return new EventStream(stream, stream, Optional.of(stream), gate);

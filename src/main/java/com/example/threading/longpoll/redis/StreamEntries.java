@@ -27,30 +27,30 @@ final class StreamEntries {
         this.mapper = mapper;
     }
 
-    /** The event of one entry; fails with {@link IllegalArgumentException} when the entry was not written by this stream. */
-    Event event(StreamMessage<String, String> entry) {
-        return event(entry.getId(), entry.getBody());
+    /** The event of one entry of {@code topic}'s stream; {@link IllegalArgumentException} when it was not written by this stream. */
+    Event event(String topic, StreamMessage<String, String> entry) {
+        return event(topic, entry.getId(), entry.getBody());
     }
 
-    /** The event of entry {@code entryId} with fields {@code body}; {@link IllegalArgumentException} when it is not one. */
-    Event event(String entryId, Map<String, String> body) {
+    /** The event of entry {@code entryId} of {@code topic} with fields {@code body}; {@link IllegalArgumentException} when it is not one. */
+    Event event(String topic, String entryId, Map<String, String> body) {
         String time = body.get(TIME);
         String data = body.get(DATA);
         if (time == null || data == null) {
             throw new IllegalArgumentException("stream entry " + entryId + " lacks its time or data field");
         }
         try {
-            return new Event(idOf(entryId), Instant.ofEpochMilli(Long.parseLong(time)), mapper.readTree(data));
+            return new Event(idOf(entryId), topic, Instant.ofEpochMilli(Long.parseLong(time)), mapper.readTree(data));
         } catch (JsonProcessingException | NumberFormatException e) {
             throw new IllegalArgumentException("stream entry " + entryId + " is not an event: " + e.getMessage(), e);
         }
     }
 
     /**
-     * The events of a raw script reply listing entries as {@code [[id, [field, value, ...]], ...]} (what XRANGE
+     * The events of {@code topic} in a raw script reply listing entries as {@code [[id, [field, value, ...]], ...]} (what XRANGE
      * returns inside a Lua script), skipping entries that are not events.
      */
-    List<Event> events(List<?> rawEntries) {
+    List<Event> events(String topic, List<?> rawEntries) {
         List<Event> events = new ArrayList<>(rawEntries.size());
         for (Object rawEntry : rawEntries) {
             List<?> entry = (List<?>) rawEntry;
@@ -60,7 +60,7 @@ final class StreamEntries {
                 body.put(String.valueOf(fields.get(i)), String.valueOf(fields.get(i + 1)));
             }
             try {
-                events.add(event(String.valueOf(entry.get(0)), body));
+                events.add(event(topic, String.valueOf(entry.get(0)), body));
             } catch (IllegalArgumentException notAnEvent) {
                 // written by someone else on the same key: not ours to answer
             }

@@ -10,88 +10,130 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The instance's one reader of the stream, on its own thread and its own connection: {@code XREAD BLOCK} from the
- * last id it delivered, handing each entry to the subscriber (the hub) in id order. On its first connection it
- * first delivers the newest {@code prefill} entries (the ring's worth), so the hub starts where the stream is.
- * When the connection fails (or cannot be made) it closes it, waits (100 ms, doubling up to
- * {@code maxReconnectDelayMs}) and reconnects, then reads on from its last id: nothing published meanwhile is
- * lost to the hub (unless the stream trimmed it first).
+ * The instance's one reader of the topics it watches, on its own thread and its own connection: one
+ * {@code XREAD BLOCK} over every watched topic's stream, from the last id it delivered on each, handing each entry to
+ * the subscriber (the hub) in id order per topic. A topic is watched from where its stream is when the reader first
+ * gets to it (older events are the archive's); {@link #watch} cuts a blocked read short ({@code CLIENT UNBLOCK}, from
+ * the publish connection) so a new topic is read at once. When the connection fails (or cannot be made) it closes it,
+ * waits (100 ms, doubling up to {@code maxReconnectDelayMs}) and reconnects, then reads on from its last ids: nothing
+ * published meanwhile is lost to the hub (unless a stream trimmed it first).
  *
- * <p>Thread-safety: {@link #run} runs on the reader thread only, which alone touches the connection's commands
- * and calls the subscriber (so deliveries happen one after another, as {@code EventSource} promises).
- * {@link #stop} is called from the lifecycle thread: it clears the volatile {@code running} and closes the current
- * connection, which ends a blocked XREAD. {@link #lastId}, {@link #newestSeen}, {@link #connected} and
- * {@link #lastFailure} are volatile, written by the reader thread (and {@link #sawNewest} by publish callbacks,
- * through an atomic max) and read by metrics and the health check from any thread.
+ * <p>One XREAD lists every watched topic, so its cost grows with the topics this instance holds (a few thousand are
+ * fine on one Redis); interest-driven reading keeps that number to the topics with polls on this instance.
+ *
+ * <p>Thread-safety: {@link #run} runs on the reader thread only, which alone touches the connection's commands and
+ * calls the subscriber (so deliveries happen one after another, as {@code EventSource} promises). {@link #watch} and
+ * {@link #forget} may be called from any thread: they change a concurrent map of positions and never block (the
+ * unblock is sent asynchronously). {@link #stop} is called from the lifecycle thread: it clears the volatile
+ * {@code running} and closes the current connection, which ends a blocked XREAD. The positions, {@link #connected}
+ * and {@link #problem} are read by metrics and the health check from any thread.
  */
 final class StreamReader implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamReader.class);
 
     static final long FIRST_RECONNECT_DELAY_MS = 100;
-    /** How long one XREAD waits for news; also how often the reader checks {@code running} and the counter. */
+    /** How long one XREAD waits for news; also how often the reader retries the publish connection. */
     static final long BLOCK_MS = 1000;
-    /** Most entries one XREAD returns. */
+    /** Most entries one XREAD returns per topic. */
     static final int READ_BATCH = 512;
 
+    /** What a watched topic's position is before the reader has read it from Redis. */
+    private static final long UNKNOWN = -1;
+
+    /** Sends {@code CLIENT UNBLOCK} for a reader connection; asynchronous, never throws. */
+    interface Unblocker {
+        /** Asks Redis to end the blocked command of client {@code clientId}. */
+        void unblock(long clientId);
+    }
+
     private final RedisClient client;
-    private final String key;
-    private final String counterKey;
-    private final int prefill;
+    private final TopicKeys keys;
     private final long maxReconnectDelayMs;
     private final StreamEntries entries;
     private final Consumer<Event> subscriber;
     private final RedisStreamMetrics metrics;
     private final Runnable onEachRound;
+    private final Unblocker unblocker;
 
+    /** Watched topics and the last id delivered on each ({@link #UNKNOWN} until read). */
+    private final Map<String, Long> positions = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> newestSeen = new ConcurrentHashMap<>();
     private volatile boolean running = true;
     private volatile StatefulRedisConnection<String, String> connection;
-    private volatile long lastId;
-    private final AtomicLong newestSeen = new AtomicLong();
+    private volatile long clientId = -1;
     private volatile boolean connected;
     private volatile String lastFailure = "not connected yet";
     private volatile Instant downSince = Instant.now();
-    /** Reader thread only: the "counter below the last id" warning was logged and has not cleared since. */
-    private boolean counterBehindLogged;
 
     /**
-     * A reader of {@code key} that delivers to {@code subscriber}; {@code onEachRound} runs on the reader thread
-     * about once per {@link #BLOCK_MS} (the stream uses it to retry its publish connection).
+     * A reader of the streams {@code keys} names that delivers to {@code subscriber}; {@code onEachRound} runs on the
+     * reader thread about once per {@link #BLOCK_MS} (the stream uses it to retry its publish connection).
      */
-    StreamReader(RedisClient client, String key, String counterKey, int prefill, long maxReconnectDelayMs,
-                 StreamEntries entries, Consumer<Event> subscriber, RedisStreamMetrics metrics, Runnable onEachRound) {
+    StreamReader(RedisClient client, TopicKeys keys, long maxReconnectDelayMs, StreamEntries entries,
+                 Consumer<Event> subscriber, RedisStreamMetrics metrics, Runnable onEachRound, Unblocker unblocker) {
         this.client = client;
-        this.key = key;
-        this.counterKey = counterKey;
-        this.prefill = prefill;
+        this.keys = keys;
         this.maxReconnectDelayMs = maxReconnectDelayMs;
         this.entries = entries;
         this.subscriber = subscriber;
         this.metrics = metrics;
         this.onEachRound = onEachRound;
+        this.unblocker = unblocker;
     }
 
-    /** Id of the newest event delivered to the subscriber, 0 before the first. */
-    long lastId() {
-        return lastId;
+    /** Starts reading {@code topic} from where its stream is when the reader gets to it. */
+    void watch(String topic) {
+        if (positions.putIfAbsent(topic, UNKNOWN) == null) {
+            long blocked = clientId;
+            if (blocked >= 0) {
+                unblocker.unblock(blocked); // the blocked XREAD does not list the new topic yet
+            }
+        }
     }
 
-    /** The newest id known to exist in the stream (read from the counter about once a second, or seen in a publish). */
-    long newestSeen() {
-        return newestSeen.get();
+    /** Stops reading {@code topic}. */
+    void forget(String topic) {
+        positions.remove(topic);
+        newestSeen.remove(topic);
     }
 
-    /** Records an id known to exist (e.g. one this instance just published). */
-    void sawNewest(long id) {
-        newestSeen.accumulateAndGet(id, Math::max);
+    /** Id of the newest event of {@code topic} delivered to the subscriber, 0 before the first or when not watched. */
+    long lastId(String topic) {
+        return Math.max(0, positions.getOrDefault(topic, 0L));
+    }
+
+    /** Topics watched now. */
+    int watched() {
+        return positions.size();
+    }
+
+    /** Events known to exist on the watched topics and not yet delivered. */
+    long lag() {
+        long lag = 0;
+        for (Map.Entry<String, Long> position : positions.entrySet()) {
+            AtomicLong newest = newestSeen.get(position.getKey());
+            if (newest != null && position.getValue() >= 0) {
+                lag += Math.max(0, newest.get() - position.getValue());
+            }
+        }
+        return lag;
+    }
+
+    /** Records an id known to exist on {@code topic} (e.g. one this instance just published). */
+    void sawNewest(String topic, long id) {
+        if (positions.containsKey(topic)) {
+            newestSeen.computeIfAbsent(topic, t -> new AtomicLong()).accumulateAndGet(id, Math::max);
+        }
     }
 
     /** True while the reader holds a working connection. */
@@ -107,7 +149,6 @@ final class StreamReader implements Runnable {
     @Override
     public void run() {
         long delayMs = FIRST_RECONNECT_DELAY_MS;
-        boolean firstConnection = true;
         while (running) {
             onEachRound.run();
             StatefulRedisConnection<String, String> current = null;
@@ -115,24 +156,21 @@ final class StreamReader implements Runnable {
                 current = client.connect();
                 connection = current;
                 RedisCommands<String, String> redis = current.sync();
-                if (firstConnection && lastId == 0) {
-                    deliverNewest(redis);
-                }
-                firstConnection = false;
-                readNewest(redis);
+                clientId = redis.clientId();
                 if (!connected) {
-                    LOG.info("reading stream {} from id {}", key, lastId);
+                    LOG.info("reading {} topic(s) from Redis", positions.size());
                 }
                 connected = true;
                 delayMs = FIRST_RECONNECT_DELAY_MS;
                 readUntilFailure(redis);
             } catch (RuntimeException failure) {
+                clientId = -1;
                 if (!running) {
                     break;
                 }
                 if (connected) {
                     downSince = Instant.now();
-                    LOG.warn("stream reader lost Redis, reconnecting from id {}: {}", lastId, failure.toString());
+                    LOG.warn("stream reader lost Redis, reconnecting: {}", failure.toString());
                 } else {
                     LOG.debug("stream reader cannot reach Redis: {}", failure.toString());
                 }
@@ -158,50 +196,63 @@ final class StreamReader implements Runnable {
     }
 
     private void readUntilFailure(RedisCommands<String, String> redis) {
-        long lastCounterRead = System.nanoTime();
+        long lastRound = System.nanoTime();
         while (running) {
-            List<StreamMessage<String, String>> read = redis.xread(XReadArgs.Builder.block(BLOCK_MS).count(READ_BATCH),
-                    XReadArgs.StreamOffset.from(key, StreamEntries.entryId(lastId)));
-            deliver(read == null ? List.of() : read);
-            if (read == null || read.isEmpty() || System.nanoTime() - lastCounterRead > BLOCK_MS * 1_000_000) {
-                readNewest(redis);
-                lastCounterRead = System.nanoTime();
+            List<XReadArgs.StreamOffset<String>> offsets = offsets(redis);
+            if (offsets.isEmpty()) {
+                sleep(BLOCK_MS / 10); // nothing watched (yet)
+            } else {
+                @SuppressWarnings("unchecked")
+                XReadArgs.StreamOffset<String>[] streams = offsets.toArray(XReadArgs.StreamOffset[]::new);
+                List<StreamMessage<String, String>> read = redis.xread(XReadArgs.Builder.block(BLOCK_MS).count(READ_BATCH), streams);
+                deliver(read == null ? List.of() : read);
+            }
+            if (System.nanoTime() - lastRound > BLOCK_MS * 1_000_000) {
                 onEachRound.run();
+                lastRound = System.nanoTime();
             }
         }
     }
 
-    private void deliverNewest(RedisCommands<String, String> redis) {
-        List<StreamMessage<String, String>> newestFirst = redis.xrevrange(key, Range.create("-", "+"), Limit.from(prefill));
-        List<StreamMessage<String, String>> oldestFirst = new ArrayList<>(newestFirst);
-        Collections.reverse(oldestFirst);
-        deliver(oldestFirst);
+    /** One offset per watched topic; a topic watched since the last round is first placed where its stream is now. */
+    private List<XReadArgs.StreamOffset<String>> offsets(RedisCommands<String, String> redis) {
+        List<XReadArgs.StreamOffset<String>> offsets = new ArrayList<>(positions.size());
+        for (Map.Entry<String, Long> position : positions.entrySet()) {
+            String topic = position.getKey();
+            long lastId = position.getValue();
+            if (lastId == UNKNOWN) {
+                lastId = newestInStream(redis, topic);
+                if (positions.replace(topic, UNKNOWN, lastId)) {
+                    sawNewest(topic, lastId);
+                } else {
+                    continue; // forgotten meanwhile
+                }
+            }
+            offsets.add(XReadArgs.StreamOffset.from(keys.stream(topic), StreamEntries.entryId(lastId)));
+        }
+        return offsets;
     }
 
-    private void readNewest(RedisCommands<String, String> redis) {
-        String counter = redis.get(counterKey);
-        if (counter != null) {
-            long newest = Long.parseLong(counter);
-            if (newest < lastId && !counterBehindLogged) {
-                counterBehindLogged = true;
-                LOG.warn("stream {}: the id counter ({}) is below the last id read ({}): Redis lost data; the next publish "
-                        + "continues above {}", key, newest, lastId, lastId);
-            }
-            sawNewest(newest);
-            if (newest >= lastId) {
-                counterBehindLogged = false;
-            }
-        }
+    private long newestInStream(RedisCommands<String, String> redis, String topic) {
+        List<StreamMessage<String, String>> newest = redis.xrevrange(keys.stream(topic), Range.create("-", "+"), Limit.from(1));
+        long fromStream = newest.isEmpty() ? 0 : StreamEntries.idOf(newest.get(0).getId());
+        String counter = redis.get(keys.counter(topic));
+        return Math.max(fromStream, counter == null ? 0 : Long.parseLong(counter));
     }
 
     private void deliver(List<StreamMessage<String, String>> read) {
         for (StreamMessage<String, String> entry : read) {
+            String topic = keys.topicOf(entry.getStream());
+            Long lastId = topic == null ? null : positions.get(topic);
+            if (lastId == null || lastId < 0) {
+                continue; // forgotten meanwhile
+            }
             Event event;
             try {
-                event = entries.event(entry);
+                event = entries.event(topic, entry);
             } catch (IllegalArgumentException foreign) {
-                LOG.warn("skipping stream entry {}: {}", entry.getId(), foreign.getMessage());
-                lastId = Math.max(lastId, StreamEntries.idOf(entry.getId()));
+                LOG.warn("skipping stream entry {} of {}: {}", entry.getId(), topic, foreign.getMessage());
+                positions.replace(topic, lastId, Math.max(lastId, StreamEntries.idOf(entry.getId())));
                 continue;
             }
             if (event.id() <= lastId) {
@@ -209,12 +260,12 @@ final class StreamReader implements Runnable {
             }
             if (lastId > 0 && event.id() > lastId + 1) {
                 metrics.gaps.mark();
-                LOG.warn("stream {}: ids {} to {} are gone from the stream (trimmed while this reader was cut off, or lost "
-                        + "by Redis); clients of this instance skip them", key, lastId + 1, event.id() - 1);
+                LOG.warn("topic {}: ids {} to {} are gone from its stream (trimmed while this reader was cut off, or lost "
+                        + "by Redis); clients of this instance skip them", topic, lastId + 1, event.id() - 1);
             }
             subscriber.accept(event);
-            lastId = event.id();
-            sawNewest(event.id());
+            positions.replace(topic, lastId, event.id());
+            sawNewest(topic, event.id());
         }
     }
 

@@ -35,6 +35,9 @@ class RedisStreamClusterTest {
     private static RedisClient client;
     private static RedisCommands<String, String> commands;
     private static final String KEY = "cluster-test";
+    /** The default topic's stream and counter under that prefix. */
+    private static final String STREAM = KEY + ":{default}";
+    private static final String COUNTER = STREAM + ":last-id";
     /** A small ring, so that cursors fall out of it and are answered from the stream. */
     private static final int RING = 16;
 
@@ -160,7 +163,7 @@ class RedisStreamClusterTest {
         assertThat(old.json().get("lastId").asLong()).isEqualTo(start + RING);
         assertThat(b.admin().count("events.redis.history.reads")).isEqualTo(readsBefore + 1);
 
-        commands.xtrim(KEY, 10); // exact trim: the stream keeps its newest 10 entries
+        commands.xtrim(STREAM, 10); // exact trim: the stream keeps its newest 10 entries
         Answer trimmed = HTTP.get(b.url("/events?after=" + start + "&timeout=10"));
         assertThat(trimmed.json().get("missed").asBoolean()).isTrue();
         assertThat(ids(trimmed)).containsExactlyElementsOf(range(newest - 9, newest));
@@ -177,7 +180,7 @@ class RedisStreamClusterTest {
     void aCursorNumberedButNotYetReadHereWaitsForTheNextEventInsteadOfBeingMissed() throws Exception {
         Await.until(() -> a.lastId() == b.lastId(), Duration.ofSeconds(10), "both instances caught up");
         // The counter moves on as if another instance had numbered an event that B's reader has not delivered yet.
-        long numbered = commands.incr(KEY + ":last-id");
+        long numbered = commands.incr(COUNTER);
         CompletableFuture<Answer> ahead = HTTP.getAsync(b.url("/events?after=" + numbered + "&timeout=30"));
         Await.until(() -> b.admin().gauge("events.parked") == 1, Duration.ofSeconds(10), "the poll ahead of B parked");
 

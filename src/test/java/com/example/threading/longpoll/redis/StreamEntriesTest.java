@@ -18,9 +18,10 @@ class StreamEntriesTest {
 
     @Test
     void anEntryBecomesTheEventItWasWrittenFrom() {
-        Event event = entries.event(new StreamMessage<>("events", "42-0",
+        Event event = entries.event("room-1", new StreamMessage<>("events:{room-1}", "42-0",
                 Map.of(StreamEntries.TIME, "1732363200123", StreamEntries.DATA, "{\"tick\":7}")));
         assertThat(event.id()).isEqualTo(42);
+        assertThat(event.topic()).isEqualTo("room-1");
         assertThat(event.time()).isEqualTo(Instant.ofEpochMilli(1732363200123L));
         assertThat(event.data().get("tick").asInt()).isEqualTo(7);
         assertThat(StreamEntries.entryId(42)).isEqualTo("42-0");
@@ -29,7 +30,7 @@ class StreamEntriesTest {
 
     @Test
     void aScriptsRawRangeSkipsEntriesThatAreNotEvents() {
-        List<Event> events = entries.events(List.of(
+        List<Event> events = entries.events("room-1", List.of(
                 List.of("5-0", List.of("time", "1000", "data", "1")),
                 List.of("6-0", List.of("somebody", "else")),
                 List.of("7-0", List.of("data", "\"x\"", "time", "2000"))));
@@ -39,9 +40,9 @@ class StreamEntriesTest {
 
     @Test
     void anEntryWithoutItsFieldsIsRefusedNamingIt() {
-        assertThatThrownBy(() -> entries.event("9-0", Map.of("data", "{}")))
+        assertThatThrownBy(() -> entries.event("room-1", "9-0", Map.of("data", "{}")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9-0");
-        assertThatThrownBy(() -> entries.event("9-0", Map.of("time", "x", "data", "{}")))
+        assertThatThrownBy(() -> entries.event("room-1", "9-0", Map.of("time", "x", "data", "{}")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an event");
     }
 }

@@ -1,0 +1,79 @@
+package com.example.threading.longpoll;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The topics the hub holds, at most {@code maxTopics}: a poll or publish creates its topic on first use
+ * ({@link #getOrCreate}, refused when full), and {@link #evictIdle} drops those nobody polls, waits on or publishes
+ * to any more, so the count does not only grow. The {@value TopicNames#DEFAULT} topic (the ticker's) is never evicted.
+ *
+ * <p>Thread-safety: not thread-safe; used only with the hub's lock held. The count ({@link #size}) is published
+ * through a volatile field for gauges on other threads.
+ */
+final class Topics {
+
+    private final Map<String, Topic> byName = new HashMap<>();
+    private final int maxTopics;
+    private final int historySize;
+    private final ReentrantLock guard;
+    private volatile int size;
+
+    Topics(int maxTopics, int historySize, ReentrantLock guard) {
+        this.maxTopics = maxTopics;
+        this.historySize = historySize;
+        this.guard = guard;
+    }
+
+    /** The topic, or null when the hub does not hold it. */
+    Topic get(String name) {
+        return byName.get(name);
+    }
+
+    /** The topic, created now if the hub does not hold it yet; null when it would be one topic too many. */
+    Topic getOrCreate(String name, long nowNanos) {
+        Topic topic = byName.get(name);
+        if (topic == null) {
+            if (byName.size() >= maxTopics) {
+                return null;
+            }
+            topic = new Topic(name, historySize, guard, nowNanos);
+            byName.put(name, topic);
+            size = byName.size();
+        }
+        return topic;
+    }
+
+    /** Drops every topic idle for {@code idleNanos} but the default one; returns them. */
+    List<Topic> evictIdle(long nowNanos, long idleNanos) {
+        List<Topic> evicted = new ArrayList<>();
+        for (Iterator<Topic> topics = byName.values().iterator(); topics.hasNext(); ) {
+            Topic topic = topics.next();
+            if (!topic.name().equals(TopicNames.DEFAULT) && topic.idle(nowNanos, idleNanos)) {
+                topics.remove();
+                evicted.add(topic);
+            }
+        }
+        size = byName.size();
+        return evicted;
+    }
+
+    /** Runs {@code action} on every topic held. */
+    void forEach(java.util.function.Consumer<Topic> action) {
+        byName.values().forEach(action);
+    }
+
+    /** Topics held; readable from any thread. */
+    int size() {
+        return size;
+    }
+
+    /** Most topics held at once. */
+    int max() {
+        return maxTopics;
+    }
+}

@@ -1,0 +1,112 @@
+package com.example.threading.longpoll;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dropwizard.jackson.Jackson;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** The hub's topics without a server, on a clock the test moves: batches per topic, polls of several topics, the limit, eviction. */
+class EventHubTopicsTest {
+
+    private static final ObjectMapper MAPPER = Jackson.newObjectMapper();
+
+    private final LongPollMetrics metrics = new LongPollMetrics(new MetricRegistry());
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+    private final List<String> watched = new ArrayList<>();
+    private final List<String> forgotten = new ArrayList<>();
+    private final EventHub hub = new EventHub(new EventHub.Settings(8, 100, 4, 1), Runnable::run, new JsonResponses(MAPPER),
+            metrics, new RecordingSource(), null, nanos::get);
+
+    @Test
+    void anEventAnswersOnlyItsTopicsPolls() throws IOException {
+        FakeAsyncContext onA = poll(List.of(new TopicCursor("a", null)));
+        FakeAsyncContext onB = poll(List.of(new TopicCursor("b", null)));
+
+        hub.accept(Hubs.event("a", 1));
+
+        assertThat(json(onA).get("events").get(0).get("topic").asText()).isEqualTo("a");
+        assertThat(onB.completions()).isZero();
+        assertThat(hub.parkedCount()).isEqualTo(1);
+        assertThat(metrics.batchSize.getSnapshot().getMax()).isEqualTo(1);
+    }
+
+    @Test
+    void aPollOfSeveralTopicsIsAnsweredOnceAndLeavesEveryTopic() throws IOException {
+        hub.accept(Hubs.event(TopicNames.DEFAULT, 1));
+        FakeAsyncContext several = poll(List.of(new TopicCursor("a", 0L), new TopicCursor("b", 0L), new TopicCursor(TopicNames.DEFAULT, 1L)));
+        assertThat(hub.parkedCount()).isEqualTo(1);
+
+        hub.accept(Hubs.event("b", 1));
+
+        JsonNode answer = json(several);
+        assertThat(answer.get("events")).hasSize(1);
+        assertThat(answer.get("cursors").get("a").asLong()).isZero();
+        assertThat(answer.get("cursors").get("b").asLong()).isEqualTo(1);
+        assertThat(answer.get("cursors").get(TopicNames.DEFAULT).asLong()).isEqualTo(1);
+        assertThat(hub.parkedCount()).isZero();
+        hub.accept(Hubs.event("a", 1)); // finds nothing parked: the poll left topic a too
+        assertThat(several.completions()).isEqualTo(1);
+        assertThat(metrics.batchSize.getSnapshot().getValues()).containsExactly(0, 0, 1);
+    }
+
+    @Test
+    void theTopicTooManyIsRefusedAndIdleTopicsAreForgottenButNotOnesWithPolls() throws IOException {
+        FakeAsyncContext keeps = poll(List.of(new TopicCursor("kept", null)));
+        assertThat(hub.admitTopic("x")).isTrue();
+        assertThat(hub.admitTopic("y")).isTrue();
+        assertThat(hub.topicCount()).isEqualTo(4); // default, kept, x, y
+
+        FakeAsyncContext refused = poll(List.of(new TopicCursor("z", null)));
+        assertThat(refused.status()).isEqualTo(503);
+        assertThat(json(refused).get("message").asText()).contains("too many topics");
+        assertThat(hub.admitTopic("z")).isFalse();
+        assertThat(metrics.topicsRefused.getCount()).isEqualTo(2);
+
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(59));
+        assertThat(hub.evictIdleTopics(TimeUnit.SECONDS.toNanos(60))).as("not idle long enough").isZero();
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(1));
+        assertThat(hub.evictIdleTopics(TimeUnit.SECONDS.toNanos(60))).isEqualTo(2);
+        assertThat(forgotten).containsExactlyInAnyOrder("x", "y");
+        assertThat(hub.topicCount()).isEqualTo(2);
+        assertThat(keeps.completions()).isZero();
+        assertThat(watched).contains(TopicNames.DEFAULT, "kept", "x", "y");
+
+        assertThat(hub.admitTopic("z")).as("room again").isTrue();
+    }
+
+    private FakeAsyncContext poll(List<TopicCursor> topics) {
+        FakeAsyncContext context = new FakeAsyncContext(true);
+        hub.poll(context, topics, 60_000);
+        return context;
+    }
+
+    private static JsonNode json(FakeAsyncContext poll) throws IOException {
+        return MAPPER.readTree(poll.body());
+    }
+
+    /** Records what the hub watches and forgets. */
+    private final class RecordingSource implements EventSource {
+        @Override
+        public void subscribe(Consumer<Event> subscriber) {
+        }
+
+        @Override
+        public void watch(String topic) {
+            watched.add(topic);
+        }
+
+        @Override
+        public void forget(String topic, long lastIdSeen) {
+            forgotten.add(topic);
+        }
+    }
+}

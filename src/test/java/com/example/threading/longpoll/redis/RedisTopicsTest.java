@@ -1,0 +1,107 @@
+package com.example.threading.longpoll.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.threading.testing.Await;
+import com.example.threading.testing.LoopbackHttp;
+import com.example.threading.testing.LoopbackHttp.Answer;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Topics on two instances sharing one Redis: ids numbered per topic across instances, each topic's events reach a
+ * follower on either instance once and in order, a poll of several topics spans both, and an instance reads only the
+ * topics it has polls on (and forgets them when they go idle).
+ */
+class RedisTopicsTest {
+
+    private static final LoopbackHttp HTTP = new LoopbackHttp();
+    private static TestRedis redis;
+    private static ServiceInstance a;
+    private static ServiceInstance b;
+
+    @BeforeAll
+    static void startRedisAndTwoInstances() throws Exception {
+        redis = TestRedis.startOrSkip();
+        a = new ServiceInstance(HTTP, redis.uri(), "topics-test", "events.topicIdleTimeout", "2s").startHealthy();
+        b = new ServiceInstance(HTTP, redis.uri(), "topics-test", "events.topicIdleTimeout", "2s").startHealthy();
+    }
+
+    @AfterAll
+    static void stopAll() {
+        for (AutoCloseable closeable : new AutoCloseable[] {b, a, redis, HTTP}) {
+            try {
+                if (closeable != null) {
+                    closeable.close();
+                }
+            } catch (Exception ignored) {
+                // best effort: the next one must still be stopped
+            }
+        }
+    }
+
+    @Test
+    void idsArePerTopicAcrossInstancesAndFollowersOnEitherSeeEachTopicInOrder() throws Exception {
+        List<Long> roomIds = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            ServiceInstance publisher = i % 2 == 0 ? a : b;
+            roomIds.add(publish(publisher, "room-1", "{\"n\":" + i + "}").get("id").asLong());
+            assertThat(publish(publisher, "room-2", "{\"n\":" + i + "}").get("id").asLong()).isEqualTo(i + 1);
+        }
+        assertThat(roomIds).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+
+        for (ServiceInstance follower : List.of(a, b)) {
+            JsonNode answer = HTTP.get(follower.url("/events?topic=room-1:0&timeout=5")).json();
+            assertThat(ids(answer)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+            assertThat(answer.get("events")).allSatisfy(event -> assertThat(event.get("topic").asText()).isEqualTo("room-1"));
+        }
+    }
+
+    @Test
+    void aPollParkedOnOneInstanceIsAnsweredByAnEventPublishedOnTheOther() throws Exception {
+        CompletableFuture<Answer> poll = HTTP.getAsync(b.url("/events?topic=cross:0&topic=other:0&timeout=30"));
+        Await.until(() -> b.admin().gauge("events.parked") == 1, Duration.ofSeconds(20), "the poll parked on B");
+        Await.until(() -> b.admin().gauge("events.redis.reader.topics") >= 3, Duration.ofSeconds(20), "B reading cross and other");
+
+        long id = publish(a, "cross", "\"hello\"").get("id").asLong();
+
+        JsonNode answer = poll.get(20, TimeUnit.SECONDS).json();
+        assertThat(ids(answer)).containsExactly(id);
+        assertThat(answer.get("cursors").get("cross").asLong()).isEqualTo(id);
+        assertThat(answer.get("cursors").get("other").asLong()).isZero();
+    }
+
+    @Test
+    void anInstanceReadsOnlyTheTopicsItHoldsAndForgetsIdleOnes() {
+        Await.until(() -> a.admin().gauge("events.redis.reader.topics") == 1 && b.admin().gauge("events.redis.reader.topics") == 1,
+                Duration.ofSeconds(30), "both instances back to the default topic (others idle for 2 s)");
+
+        publish(a, "only-on-a", "1");
+
+        assertThat(a.admin().gauge("events.redis.reader.topics")).isEqualTo(2);
+        assertThat(b.admin().gauge("events.redis.reader.topics")).as("B has no poll on it: it does not read it").isEqualTo(1);
+        JsonNode fromB = HTTP.get(b.url("/events?topic=only-on-a:0&timeout=5")).json();
+        assertThat(ids(fromB)).as("B answers from the stream all the same").containsExactly(1L);
+        Await.until(() -> a.admin().gauge("events.redis.reader.topics") == 1 && b.admin().gauge("events.redis.reader.topics") == 1,
+                Duration.ofSeconds(30), "the topic forgotten again once idle");
+    }
+
+    private static JsonNode publish(ServiceInstance instance, String topic, String json) {
+        Answer answer = HTTP.postJson(instance.url("/events?topic=" + topic), json);
+        assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+        return answer.json();
+    }
+
+    private static List<Long> ids(JsonNode answer) {
+        List<Long> ids = new ArrayList<>();
+        answer.get("events").forEach(event -> ids.add(event.get("id").asLong()));
+        return ids;
+    }
+}
