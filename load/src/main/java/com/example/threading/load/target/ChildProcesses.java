@@ -26,11 +26,16 @@ public final class ChildProcesses {
         try {
             stop(child, grace);
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running or will run: it kills the child.
-            }
+            dropHook(hook);
+        }
+    }
+
+    /** Drops a hook of {@link #killOnExit} once its child is stopped (nothing when the tool is already exiting). */
+    public static void dropHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or will run: it kills the child.
         }
     }
 
