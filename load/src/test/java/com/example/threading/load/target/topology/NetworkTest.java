@@ -88,10 +88,16 @@ class NetworkTest {
         assertThat(ProcessHandle.of(sleeper).map(ProcessHandle::isAlive)).as("the sleeper left in the namespace").isNotEqualTo(Optional.of(true));
     }
 
+    /**
+     * Starts {@link NetworkHolder} in its own JVM. Through perl, which puts SIGINT back to its default before exec: a
+     * process started in the background by a non-interactive shell (a CI runner, {@code nohup ... &}) inherits SIGINT
+     * ignored, and a JVM that starts with SIGINT ignored installs no handler for it, so Ctrl-C would never reach it.
+     */
     private static Process holder(Path folder) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        return new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), NetworkHolder.class.getName(),
-                folder.resolve("sleeper.log").toString()).redirectErrorStream(true).start();
+        return new ProcessBuilder("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die \"exec: $!\"", java.toString(), "-cp",
+                System.getProperty("java.class.path"), NetworkHolder.class.getName(), folder.resolve("sleeper.log").toString())
+                .redirectErrorStream(true).start();
     }
 
     /** The child's "ready tp<pid> <sleeper pid>" line, split; kills it and fails with its output when that takes over a minute. */
