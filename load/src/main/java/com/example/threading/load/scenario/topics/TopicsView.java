@@ -2,6 +2,7 @@ package com.example.threading.load.scenario.topics;
 
 import com.example.threading.load.engine.GcPauses;
 import com.example.threading.load.engine.TopicsTraffic;
+import com.example.threading.load.report.HistogramLogs;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
@@ -14,7 +15,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The topics scenario's report: one row per phase with the delivery checks, the rates beside CometD's published ones,
- * the latency percentiles, CPU and GC; the percentile plot; results.json's {@code topics}.
+ * the latency percentiles, CPU and GC; the percentile plot; one {@code delivery-<n>.hlog} per phase; results.json's
+ * {@code topics}.
  *
  * <p>Thread-safety: stateless; call it on the report's thread.
  */
@@ -43,6 +45,7 @@ final class TopicsView {
             String name = names.get(i);
             Histogram latency = t.deliveryMicros();
             histograms.put(name, latency);
+            HistogramLogs.write(report.directory().resolve("delivery-" + (i + 1) + ".hlog"), "publish -> read latency, microseconds: " + name, latency);
             checks.add(List.of(name, Long.toString(t.published()), Long.toString(t.publishFailures()), Long.toString(t.expectedDeliveries()),
                     Long.toString(t.deliveries()), Long.toString(t.lost()), Long.toString(t.duplicated()), Long.toString(t.outOfOrder()),
                     Long.toString(t.missedAnswers()), Long.toString(t.polls()), Long.toString(t.timedOutPolls()), Long.toString(t.refusedPolls()), Long.toString(t.failedPolls())));
