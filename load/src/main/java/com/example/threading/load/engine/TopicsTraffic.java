@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -66,7 +67,8 @@ public final class TopicsTraffic {
     }
 
     /** What a run measured; rates are over the publishing time. */
-    public record Result(int instances, long published, long publishFailures, long expectedDeliveries, long deliveries,
+    public record Result(int instances, long published, long publishFailures, Map<String, Long> publishFailureKinds,
+                         long expectedDeliveries, long deliveries,
                          long lost, long duplicated, long outOfOrder, long missedAnswers, long polls, long timedOutPolls,
                          long refusedPolls, long failedPolls, double maxPublishLagMs, Histogram deliveryMicros, double publishingSeconds) {
 
@@ -118,6 +120,7 @@ public final class TopicsTraffic {
         }
         AtomicLongArray newestPublished = new AtomicLongArray(plan.rooms());
         AtomicLong publishFailures = new AtomicLong();
+        Map<String, AtomicLong> publishFailureKinds = new ConcurrentHashMap<>();
         AtomicLong maxLagNanos = new AtomicLong();
         Counters counters = new Counters();
         AtomicLong publishingEndedAt = new AtomicLong(Long.MAX_VALUE);
@@ -152,6 +155,8 @@ public final class TopicsTraffic {
                     newestPublished.accumulateAndGet(room, id, Math::max);
                 } else {
                     publishFailures.incrementAndGet();
+                    String kind = failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
+                    publishFailureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
                 }
             });
         }, 0, periodNanos, TimeUnit.NANOSECONDS);
@@ -201,7 +206,9 @@ public final class TopicsTraffic {
                 deliveries += ledger.received() - ledger.duplicated();
             }
         }
-        return new Result(plan.instances().size(), published, publishFailures.get(), expected, deliveries, lost, duplicated, outOfOrder,
+        Map<String, Long> failureKinds = new TreeMap<>();
+        publishFailureKinds.forEach((kind, count) -> failureKinds.put(kind, count.get()));
+        return new Result(plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, duplicated, outOfOrder,
                 counters.missedAnswers.get(), counters.polls.get(), counters.timedOutPolls.get(), counters.refusedPolls.get(), counters.failedPolls.get(),
                 maxLagNanos.get() / 1e6, latency, publishingSeconds);
     }

@@ -46,7 +46,7 @@ final class TopicsView {
             Histogram latency = t.deliveryMicros();
             histograms.put(name, latency);
             HistogramLogs.write(report.directory().resolve("delivery-" + (i + 1) + ".hlog"), "publish -> read latency, microseconds: " + name, latency);
-            checks.add(List.of(name, Long.toString(t.published()), Long.toString(t.publishFailures()), Long.toString(t.expectedDeliveries()),
+            checks.add(List.of(name, Long.toString(t.published()), t.publishFailures() + kinds(t.publishFailureKinds()), Long.toString(t.expectedDeliveries()),
                     Long.toString(t.deliveries()), Long.toString(t.lost()), Long.toString(t.duplicated()), Long.toString(t.outOfOrder()),
                     Long.toString(t.missedAnswers()), Long.toString(t.polls()), Long.toString(t.timedOutPolls()), Long.toString(t.refusedPolls()), Long.toString(t.failedPolls())));
             rates.add(List.of(name, Report.num(t.messagesPerSecond()), Report.num(t.deliveriesPerSecond()),
@@ -58,6 +58,7 @@ final class TopicsView {
             values.put("instances", t.instances());
             values.put("published", t.published());
             values.put("publishFailures", t.publishFailures());
+            values.put("publishFailureKinds", t.publishFailureKinds());
             values.put("expectedDeliveries", t.expectedDeliveries());
             values.put("deliveries", t.deliveries());
             values.put("lost", t.lost());
@@ -89,7 +90,7 @@ final class TopicsView {
         }
         report.data("topics", data);
         report.table(new Table("Topics: delivery checks per client and room",
-                List.of("phase", "published", "publish failures", "expected deliveries", "deliveries", "lost", "duplicated",
+                List.of("phase", "published", "publish failures", "expected deliveries", "deliveries", "lost (not read by the end of the drain)", "duplicated",
                         "out of order", "missed answers", "polls", "polls timed out (204)", "refused polls", "failed polls"), checks));
         report.table(new Table("Topics: rates (over the publishing time) and publish → read latency; CometD published 78,211 deliveries/s at p99 150 ms",
                 List.of("phase", "messages in/s", "deliveries/s", "of CometD's", "p50 ms", "p99 ms", "p99.9 ms", "max ms",
@@ -100,6 +101,15 @@ final class TopicsView {
         }
         report.note("Server and tool share this machine's cores; CPU is in % of all cores. A deliveries/s figure below the "
                 + "offered one with nothing lost means the drain delivered the rest after publishing ended.");
+    }
+
+    private static String kinds(Map<String, Long> kinds) {
+        if (kinds.isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder(" (");
+        kinds.forEach((kind, count) -> text.append(text.length() > 2 ? ", " : "").append(count).append(" × ").append(kind));
+        return text.append(')').toString();
     }
 
     private static String ms(Histogram latency, double percentile) {
