@@ -81,6 +81,10 @@ final class DropwizardFamilies implements MultiCollector {
         if (kind == ExportKind.SKIP) {
             return;
         }
+        if (registry.hasHistogramFamily(mapped.family())) {
+            warnOnce(name, "its family " + mapped.family() + " is a recorded histogram");
+            return;
+        }
         Family family = families.computeIfAbsent(mapped.family(), ignored -> new Family(mapped.family(), kind, name, mapped));
         Labels labels = Labels.of(mapped.labelNames(), mapped.labelValues());
         if (family.kind != kind) {
@@ -99,7 +103,7 @@ final class DropwizardFamilies implements MultiCollector {
         if (metric instanceof Meter) {
             return ExportKind.COUNTER;
         }
-        return metric instanceof Sampling ? ExportKind.BY_TYPE : ExportKind.GAUGE; // BY_TYPE here: a summary
+        return metric instanceof Sampling ? ExportKind.SUMMARY : ExportKind.GAUGE;
     }
 
     private void warnOnce(String name, String why) {
@@ -130,7 +134,7 @@ final class DropwizardFamilies implements MultiCollector {
                 dataPoints.add(InfoDataPointSnapshot.builder().labels(labels.add("value", String.valueOf(value))).build());
                 return true;
             }
-            if (kind == ExportKind.BY_TYPE) {
+            if (kind == ExportKind.SUMMARY) {
                 Snapshot sample = ((Sampling) metric).getSnapshot();
                 double factor = metric instanceof Timer ? 1e-9 : 1;
                 dataPoints.add(SummaryDataPointSnapshot.builder().labels(labels).count(((Counting) metric).getCount())

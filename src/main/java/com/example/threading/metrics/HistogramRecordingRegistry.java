@@ -57,6 +57,11 @@ final class HistogramRecordingRegistry extends MetricRegistry {
         return recorded.contains(name);
     }
 
+    /** Whether {@code family} is one of the native histogram families (other metrics must not use its name). */
+    boolean hasHistogramFamily(String family) {
+        return families.containsKey(family);
+    }
+
     private DistributionDataPoint series(String name, double[] buckets) {
         MappedName mapped = NameMapping.map(name);
         io.prometheus.metrics.core.metrics.Histogram family = families.computeIfAbsent(mapped.family(),

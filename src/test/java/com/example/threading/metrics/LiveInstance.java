@@ -1,16 +1,11 @@
 package com.example.threading.metrics;
 
-import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.ServiceJvm;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The service as operators run it ({@code Application.run}: JVM metrics included, which {@code DropwizardTestSupport}
@@ -35,28 +30,15 @@ final class LiveInstance implements AutoCloseable {
     /** Starts the service and waits (up to 90 s: a cold JVM on a busy machine) until its admin port answers. */
     static LiveInstance start(String name, LoopbackHttp http) throws IOException {
         File log = new File("target", name + ".log");
-        int appPort = freePort();
-        int adminPort = freePort();
+        int appPort = ChildProcesses.freePort();
+        int adminPort = ChildProcesses.freePort();
         ProcessBuilder builder = ServiceJvm.builder(log, Map.of(
                 "APP_BIND_HOST", "127.0.0.1", "APP_PORT", Integer.toString(appPort),
                 "ADMIN_BIND_HOST", "127.0.0.1", "ADMIN_PORT", Integer.toString(adminPort),
                 "EVENTS_TICK_PERIOD", "200ms"));
         LiveInstance instance = new LiveInstance(builder.start(), appPort, adminPort);
-        try {
-            Await.until(() -> {
-                if (!instance.process.isAlive()) {
-                    throw new AssertionError("the service exited with " + instance.process.exitValue() + ", see " + log);
-                }
-                try {
-                    return http.get(instance.adminUrl("/ping")).status() == 200;
-                } catch (RuntimeException notUpYet) {
-                    return false;
-                }
-            }, Duration.ofSeconds(90), "the service answering /ping (log: " + log + ")");
-        } catch (RuntimeException | Error failed) {
-            instance.close();
-            throw failed;
-        }
+        ChildProcesses.awaitOk(instance.process, http, instance.adminUrl("/ping"), Duration.ofSeconds(90),
+                "the service (log: " + log + ")");
         return instance;
     }
 
@@ -77,24 +59,6 @@ final class LiveInstance implements AutoCloseable {
 
     @Override
     public void close() {
-        if (process.isAlive()) {
-            process.destroy();
-            try {
-                if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException interrupted) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ChildProcesses.stop(process);
     }
 }

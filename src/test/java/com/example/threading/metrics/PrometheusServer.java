@@ -1,20 +1,15 @@
 package com.example.threading.metrics;
 
-import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A real Prometheus server (Debian's {@code prometheus}) for a test: listens on 127.0.0.1 on a free port, keeps its
@@ -44,7 +39,7 @@ final class PrometheusServer implements AutoCloseable {
                 "global:", "  scrape_interval: 1s", "  scrape_timeout: 1s",
                 "scrape_configs:", "  - job_name: threading-reference", "    metrics_path: /prometheus",
                 "    static_configs:", "      - targets: [\"" + target + "\"]", ""));
-        int port = freePort();
+        int port = ChildProcesses.freePort();
         Process process = new ProcessBuilder(List.of(binary.toString(), "--config.file=" + config,
                 "--storage.tsdb.path=" + directory.resolve("data"), "--web.listen-address=127.0.0.1:" + port,
                 "--storage.tsdb.retention.time=1h"))
@@ -52,21 +47,8 @@ final class PrometheusServer implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(new File("target", "prometheus-server.log")))
                 .start();
         PrometheusServer server = new PrometheusServer(process, port, http);
-        try {
-            Await.until(() -> {
-                if (!process.isAlive()) {
-                    throw new AssertionError("prometheus exited with " + process.exitValue() + ", see target/prometheus-server.log");
-                }
-                try {
-                    return http.get(LoopbackHttp.url(port, "/-/ready")).status() == 200;
-                } catch (RuntimeException notUpYet) {
-                    return false;
-                }
-            }, Duration.ofSeconds(60), "prometheus ready");
-        } catch (RuntimeException | Error failed) {
-            server.close();
-            throw failed;
-        }
+        ChildProcesses.awaitOk(process, http, LoopbackHttp.url(port, "/-/ready"), Duration.ofSeconds(60),
+                "prometheus (log: target/prometheus-server.log)");
         return server;
     }
 
@@ -82,24 +64,6 @@ final class PrometheusServer implements AutoCloseable {
 
     @Override
     public void close() {
-        if (process.isAlive()) {
-            process.destroy();
-            try {
-                if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException interrupted) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ChildProcesses.stop(process);
     }
 }
