@@ -91,8 +91,14 @@ final class DropwizardFamilies implements MultiCollector {
             warnOnce(name, "its family " + mapped.family() + " is already a " + family.kind + ", not a " + kind);
         } else if (!family.labelSets.add(labels)) {
             warnOnce(name, "another metric already has family " + mapped.family() + " with labels " + labels);
-        } else if (!family.add(metric, labels, mapped.scale())) {
-            warnOnce(name, "its value is not a number");
+        } else {
+            try {
+                if (!family.add(metric, labels, mapped.scale())) {
+                    warnOnce(name, "its value is not a number");
+                }
+            } catch (RuntimeException unreadable) { // a gauge that throws: this metric only, not the scrape
+                warnOnce(name, "reading it failed: " + unreadable);
+            }
         }
     }
 

@@ -57,10 +57,13 @@ class DropwizardFamiliesTest {
     }
 
     @Test
-    void aTimerMadeWithoutTheRegistryIsASummaryAndATextGaugeIsLeftOutAloneWithoutFailingTheScrape() throws IOException {
+    void aTimerMadeWithoutTheRegistryIsASummaryAndATextOrThrowingGaugeIsLeftOutAloneWithoutFailingTheScrape() throws IOException {
         Timer plain = metrics.register("some.plain.timer", new Timer());
         plain.update(2, TimeUnit.SECONDS);
         metrics.register("some.text", (Gauge<String>) () -> "not a number");
+        metrics.register("some.broken", (Gauge<Integer>) () -> {
+            throw new IllegalStateException("broken gauge");
+        });
         metrics.register("events.parked", (Gauge<Integer>) () -> 7);
         Counter count = metrics.counter("events.topics.live");
         count.inc(2);
@@ -68,7 +71,7 @@ class DropwizardFamiliesTest {
         String text = scrape();
 
         assertThat(text).contains("# TYPE some_plain_timer summary", "some_plain_timer{quantile=\"0.99\"} 2.0",
-                "events_parked 7.0", "events_topics_live 2.0").doesNotContain("some_text");
+                "events_parked 7.0", "events_topics_live 2.0").doesNotContain("some_text").doesNotContain("some_broken");
     }
 
     private String scrape() throws IOException {
