@@ -7,6 +7,7 @@ import com.example.threading.errors.JsonErrorsBundle;
 import com.example.threading.health.ReadinessBundle;
 import com.example.threading.jetty.JettyBundle;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
+import com.example.threading.live.LiveBundle;
 import com.example.threading.longpoll.LongPollBundle;
 import com.example.threading.longpoll.redis.RedisEventStream;
 import com.example.threading.longpoll.redis.RedisEventStreamBundle;
@@ -51,6 +52,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new LongPollBundle<>(ThreadingConfiguration::getEvents));
         bootstrap.addBundle(new JettyBundle<>(ThreadingConfiguration::getJetty));
         bootstrap.addBundle(new PrometheusBundle());
+        // GET /live on the admin port: the threads, queues and refusals charted live (docs/live.md).
+        bootstrap.addBundle(new LiveBundle());
         // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
         bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
         // Long-polls have their own bound (events.maxParked, events.maxPublishing): admission does not count them; nor
