@@ -45,10 +45,11 @@ public final class LiveCharts {
                                         "virtual-threads.md"),
                                 value("all JVM threads", "jvm.threads.count", "operations.md"))),
                 new LiveChart("Requests in flight", "requests",
-                        "Requests being answered now, on the whole application port and per pattern: a suspended request "
-                                + "holds no Jetty thread while it waits.",
+                        "Requests being answered now, on the whole application port and per pattern; the second line "
+                                + "counts those holding a Jetty thread: an async request (AsyncResponse, a parked poll) holds "
+                                + "none while it waits.",
                         List.of(value("application port, all", REQUESTS + ".active-requests", "operations.md"),
-                                value("suspended (async, no Jetty thread)", REQUESTS + ".active-suspended", "operations.md"),
+                                value("holding a Jetty thread", REQUESTS + ".active-dispatches", "operations.md"),
                                 value("/work/cached tasks running", "work.cached.executor.running", "work.md"),
                                 value("/work/bounded places taken", "work.bounded.places-taken", "work.md"),
                                 value("/fanout calls (managed pool)", "client.fanout.in-flight", "client.md"),
@@ -61,10 +62,8 @@ public final class LiveCharts {
                                 value("client fan-out pool queue", "client.fanout.executor.tasks.queued", "client.md"),
                                 value("waiting for a virtual-thread place", "server.virtual-threads.waiting", "virtual-threads.md"))),
                 new LiveChart("Refusals (503) per second", "per second",
-                        "Requests refused with 503 and Retry-After each second, by who refused them; the first line is "
-                                + "every 5xx answer of the application port.",
-                        List.of(perSecond("all 5xx answers", REQUESTS + ".5xx-responses", "errors.md"),
-                                perSecond("admission control", "admission.rejected", "admission.md"),
+                        "Requests refused with 503 and Retry-After each second, by who refused them.",
+                        List.of(perSecond("admission control", "admission.rejected", "admission.md"),
                                 perSecond("/work/bounded full", "work.bounded.rejected", "work.md"),
                                 perSecond("/work/thread-per-request cap", "work.thread-per-request.rejected", "work.md"),
                                 perSecond("/work/cached cap", "work.cached.rejected", "work.md"),

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The page and everything it loads, from the jar, so it works offline and behind a firewall: {@code GET /live} (the
- * HTML), {@code /live/live.js}, {@code /live/live.css}, the chart library uPlot from its webjar
+ * HTML), {@code /live/live.js}, {@code /live/live.css}, {@code /live/icon.svg}, the chart library uPlot from its webjar
  * ({@code /live/uPlot.iife.min.js}, {@code /live/uPlot.min.css}) and the docs pages the charts link
  * ({@code /live/docs/<page>.md}, as plain text). Only these paths; anything else under {@code /live/} is {@code 404}.
  * The HTML carries a Content-Security-Policy that lets the page load and fetch from this origin only.
@@ -39,6 +39,7 @@ final class LivePageServlet extends HttpServlet {
         map.put("", new Served(read(OWN + "live.html"), "text/html;charset=utf-8"));
         map.put("/live.js", new Served(read(OWN + "live.js"), "text/javascript;charset=utf-8"));
         map.put("/live.css", new Served(read(OWN + "live.css"), "text/css;charset=utf-8"));
+        map.put("/icon.svg", new Served(read(OWN + "icon.svg"), "image/svg+xml"));
         map.put("/uPlot.iife.min.js", new Served(read(UPLOT + "uPlot.iife.min.js"), "text/javascript;charset=utf-8"));
         map.put("/uPlot.min.css", new Served(read(UPLOT + "uPlot.min.css"), "text/css;charset=utf-8"));
         for (String page : docs) {

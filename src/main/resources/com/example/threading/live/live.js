@@ -28,7 +28,7 @@
   }
 
   function plotWidth() {
-    return Math.max(320, Math.min(820, container.clientWidth - 420));
+    return Math.max(320, Math.min(760, container.clientWidth - 520));
   }
 
   function build(layout) {
