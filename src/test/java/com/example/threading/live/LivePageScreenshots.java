@@ -1,8 +1,8 @@
 package com.example.threading.live;
 
+import com.example.threading.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import com.example.threading.testing.Await;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
