@@ -62,8 +62,10 @@ public final class LiveCharts {
                                 value("client fan-out pool queue", "client.fanout.executor.tasks.queued", "client.md"),
                                 value("waiting for a virtual-thread place", "server.virtual-threads.waiting", "virtual-threads.md"))),
                 new LiveChart("Refusals (503) per second", "per second",
-                        "Requests refused with 503 and Retry-After each second, by who refused them.",
-                        List.of(perSecond("admission control", "admission.rejected", "admission.md"),
+                        "Requests refused with 503 and Retry-After each second, by who refused them; the first line is "
+                                + "every 5xx answer of the application's servlet context (lines with equal values overlap).",
+                        List.of(perSecond("all 5xx answers", REQUESTS + ".5xx-responses", "errors.md"),
+                                perSecond("admission control", "admission.rejected", "admission.md"),
                                 perSecond("/work/bounded full", "work.bounded.rejected", "work.md"),
                                 perSecond("/work/thread-per-request cap", "work.thread-per-request.rejected", "work.md"),
                                 perSecond("/work/cached cap", "work.cached.rejected", "work.md"),

@@ -27,6 +27,10 @@
     return Math.round(number).toLocaleString('en');
   }
 
+  function clock(seconds) {
+    return new Date(seconds * 1000).toLocaleTimeString('en-GB');
+  }
+
   function plotWidth() {
     return Math.max(320, Math.min(760, container.clientWidth - 520));
   }
@@ -85,7 +89,7 @@
         legend: {show: false},
         cursor: {show: true},
         scales: {x: {time: true}, y: {range: function (u, min, max) { return [0, Math.max(1, max * 1.1)]; }}},
-        axes: [{}, {label: chart.unit, size: 70}],
+        axes: [{space: 90, values: function (u, ticks) { return ticks.map(clock); }}, {label: chart.unit, size: 70}],
         series: series
       }, [[]].concat(lines.map(function () { return []; })), plotHolder);
       charts.push({section: section, plot: plot, lines: lines});
@@ -123,7 +127,7 @@
       });
       chart.section.dataset.points = String(times.length);
     });
-    status.textContent = 'Updated ' + new Date(data.time).toLocaleTimeString('en-GB') + ', ' + times.length
+    status.textContent = 'Updated ' + clock(time) + ', ' + times.length
         + ' reads shown (one per second, the last five minutes).';
     status.className = '';
   }

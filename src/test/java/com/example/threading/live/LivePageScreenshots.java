@@ -14,7 +14,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
  * Not a test (surefire runs only {@code *Test} classes): screenshots of the live page of a service that is already
  * running, for the docs. Run by name while the service is under load:
  * {@code mvn -B -q test -Dtest=LivePageScreenshots -Dlive.url=http://127.0.0.1:8081/live -Dlive.shots=8 -Dlive.every=15s}
- * writes {@code target/live-1.png} … {@code target/live-8.png}, one every 15 s after the first at 15 s.
+ * writes {@code target/live-1.png} … {@code target/live-8.png}, one every 15 s after the first at 15 s, of a window
+ * 1400 pixels wide and {@code -Dlive.height} (2000) high.
  */
 class LivePageScreenshots {
 
@@ -23,7 +24,7 @@ class LivePageScreenshots {
         String url = System.getProperty("live.url", "http://127.0.0.1:8081/live");
         int shots = Integer.getInteger("live.shots", 8);
         Duration every = Duration.parse("PT" + System.getProperty("live.every", "15s").toUpperCase(java.util.Locale.ROOT));
-        ChromeDriver browser = HeadlessChromium.start(profile, 1400, 2000);
+        ChromeDriver browser = HeadlessChromium.start(profile, 1400, Integer.getInteger("live.height", 2000));
         try {
             browser.get(url);
             Await.until(() -> !browser.findElements(By.cssSelector("section.chart")).isEmpty(), Duration.ofSeconds(30),
