@@ -30,7 +30,7 @@ public final class MinimalLongPoll extends HttpServlet implements AsyncListener,
         this.timeout = timeout;
     }
 
-    /** Serves GET {@code path}; answers the parked polls as the server starts to stop (Jetty refuses later ones). */
+    /** Serves GET {@code path}; answers the parked polls as the server starts to stop (then Jetty refuses new ones). */
     public void register(Environment environment, String path) {
         environment.servlets().addServlet("minimal-longpoll", this).addMapping(path);
         environment.lifecycle().addEventListener(this);
