@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a reader has is this repository: the docs, the READMEs, config.yml, the poms and the main sources (their
- * javadoc and package-info) name no path outside it (the machine it was built on), no issue number, no lock command
- * around a documented command, and no account of who worked on it.
+ * What a reader has is this repository: the docs (pages and files), the READMEs, config.yml, the poms, the Dockerfile
+ * and the main sources (their javadoc and package-info) name no path outside it (the machine it was built on), no
+ * issue number, no lock command around a documented command, and no account of who worked on it.
  */
 class DocsHygieneTest {
 
@@ -43,13 +43,14 @@ class DocsHygieneTest {
     @Test
     void theCheckReadsTheDocsAndTheSources() throws IOException {
         assertThat(files()).contains(Path.of("README.md"), Path.of("docs/longpoll.md"), Path.of("config.yml"),
-                Path.of("src/main/java/com/example/threading/package-info.java"), Path.of("load/README.md"));
+                Path.of("src/main/java/com/example/threading/package-info.java"), Path.of("load/README.md"),
+                Path.of("docs/cluster/haproxy.cfg"));
     }
 
     private static List<Path> files() throws IOException {
         List<Path> files = new ArrayList<>(List.of(Path.of("README.md"), Path.of("config.yml"), Path.of("pom.xml"),
-                Path.of("load/README.md"), Path.of("load/pom.xml")));
-        files.addAll(walk(Path.of("docs"), ".md"));
+                Path.of("load/README.md"), Path.of("load/pom.xml"), Path.of("Dockerfile")));
+        files.addAll(walk(Path.of("docs"), ""));
         files.addAll(walk(Path.of("src/main"), ""));
         files.addAll(walk(Path.of("load/src/main"), ""));
         return files;
@@ -64,7 +65,6 @@ class DocsHygieneTest {
 
     private static boolean isText(Path path) {
         String name = path.getFileName().toString();
-        return name.endsWith(".java") || name.endsWith(".md") || name.endsWith(".yml") || name.endsWith(".yaml")
-                || name.endsWith(".properties") || name.endsWith(".xml") || name.endsWith(".txt");
+        return Stream.of(".java", ".md", ".yml", ".yaml", ".properties", ".xml", ".txt", ".cfg").anyMatch(name::endsWith);
     }
 }
