@@ -1,9 +1,8 @@
 package com.example.threading.longpoll.redis;
 
 import com.example.threading.longpoll.Event;
-import io.lettuce.core.Limit;
-import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -22,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * The instance's one reader of the topics it watches, on its own thread and its own connection: one
  * {@code XREAD BLOCK} over every watched topic's stream, from the last id it delivered on each, handing each entry to
  * the subscriber (the hub) in id order per topic. A topic is watched from where its stream is when the reader first
- * gets to it (older events are the archive's); {@link #watch} cuts a blocked read short ({@code CLIENT UNBLOCK}, from
+ * gets to it, its newest entry delivered (older events are the archive's); {@link #watch} cuts a blocked read short ({@code CLIENT UNBLOCK}, from
  * the publish connection) so a new topic is read at once. When the connection fails (or cannot be made) it closes it,
  * waits (100 ms, doubling up to {@code maxReconnectDelayMs}) and reconnects, then reads on from its last ids: nothing
  * published meanwhile is lost to the hub (unless a stream trimmed it first).
@@ -110,6 +109,12 @@ final class StreamReader implements Runnable {
     /** Id of the newest event of {@code topic} delivered to the subscriber, 0 before the first or when not watched. */
     long lastId(String topic) {
         return Math.max(0, positions.getOrDefault(topic, 0L));
+    }
+
+    /** Whether the reader has placed {@code topic} in its stream (it reads it from there on). */
+    boolean placed(String topic) {
+        Long position = positions.get(topic);
+        return position != null && position != UNKNOWN;
     }
 
     /** Topics watched now. */
@@ -214,30 +219,40 @@ final class StreamReader implements Runnable {
         }
     }
 
-    /** One offset per watched topic; a topic watched since the last round is first placed where its stream is now. */
+    /**
+     * One offset per watched topic. A topic watched since the last round is first placed where its stream is now, and
+     * its newest entry is delivered: a poll the hub parked before the reader got here (after an older id) is then
+     * answered, from the archive if it needs more than that entry, instead of waiting for the topic's next event.
+     */
     private List<XReadArgs.StreamOffset<String>> offsets(RedisCommands<String, String> redis) {
         List<XReadArgs.StreamOffset<String>> offsets = new ArrayList<>(positions.size());
         for (Map.Entry<String, Long> position : positions.entrySet()) {
             String topic = position.getKey();
-            long lastId = position.getValue();
-            if (lastId == UNKNOWN) {
-                lastId = newestInStream(redis, topic);
-                if (positions.replace(topic, UNKNOWN, lastId)) {
-                    sawNewest(topic, lastId);
-                } else {
-                    continue; // forgotten meanwhile
-                }
+            if (position.getValue() == UNKNOWN && !place(redis, topic)) {
+                continue; // forgotten meanwhile
             }
-            offsets.add(XReadArgs.StreamOffset.from(keys.stream(topic), StreamEntries.entryId(lastId)));
+            Long lastId = positions.get(topic);
+            if (lastId != null) {
+                offsets.add(XReadArgs.StreamOffset.from(keys.stream(topic), StreamEntries.entryId(lastId)));
+            }
         }
         return offsets;
     }
 
-    private long newestInStream(RedisCommands<String, String> redis, String topic) {
-        List<StreamMessage<String, String>> newest = redis.xrevrange(keys.stream(topic), Range.create("-", "+"), Limit.from(1));
-        long fromStream = newest.isEmpty() ? 0 : StreamEntries.idOf(newest.get(0).getId());
-        String counter = redis.get(keys.counter(topic));
-        return Math.max(fromStream, counter == null ? 0 : Long.parseLong(counter));
+    /**
+     * Places a newly watched topic just before its stream's newest entry (so the next read delivers it), or at its
+     * counter when the stream is empty; false if it was forgotten meanwhile. Stream and counter are read in one script.
+     */
+    private boolean place(RedisCommands<String, String> redis, String topic) {
+        List<Object> counterAndNewest = redis.eval(StreamScripts.PLACE, ScriptOutputType.MULTI, keys.stream(topic), keys.counter(topic));
+        long numbered = ((Number) counterAndNewest.get(0)).longValue();
+        String newestEntry = String.valueOf(counterAndNewest.get(1));
+        long position = newestEntry.isEmpty() ? numbered : StreamEntries.idOf(newestEntry) - 1;
+        if (!positions.replace(topic, UNKNOWN, position)) {
+            return false;
+        }
+        sawNewest(topic, numbered);
+        return true;
     }
 
     private void deliver(List<StreamMessage<String, String>> read) {

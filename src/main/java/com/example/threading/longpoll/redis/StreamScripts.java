@@ -45,6 +45,17 @@ final class StreamScripts {
             """;
 
     /**
+     * Place: KEYS[1] the stream, KEYS[2] the id counter. Returns {the counter, the stream's newest entry id or ''}, read
+     * at one instant: read one after the other, a publish in between could number an event the reader then skips.
+     */
+    static final String PLACE = """
+            local newest = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+            local counter = tonumber(redis.call('GET', KEYS[2]) or '0')
+            if #newest > 0 then return {counter, newest[1][1]} end
+            return {counter, ''}
+            """;
+
+    /**
      * Ticker lease: KEYS[1] the lease key; ARGV[1] this instance's id, ARGV[2] the lease in milliseconds. Renews the
      * lease when this instance holds it, takes it when nobody does ({@code SET PX}); returns 1 when this instance holds
      * it afterwards, 0 when another does.

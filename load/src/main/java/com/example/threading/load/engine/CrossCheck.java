@@ -1,14 +1,11 @@
 package com.example.threading.load.engine;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -36,7 +33,6 @@ public final class CrossCheck implements AutoCloseable {
         }
     }
 
-    private static final long HIGHEST_MICROS = TimeUnit.MINUTES.toMicros(30);
     private static final int RATE_PER_CONNECTION = 25;
 
     private final Process process;
@@ -49,27 +45,10 @@ public final class CrossCheck implements AutoCloseable {
         this.outputFile = outputFile;
     }
 
-    /** h2load's path when it is on PATH. */
-    public static Optional<Path> h2load() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        return Stream.of(path.split(File.pathSeparator)).map(folder -> Path.of(folder, "h2load"))
-                .filter(Files::isExecutable).findFirst();
-    }
-
     /** The command line: {@code connections} connections sharing {@code ratePerSecond} for {@code length}. */
     static List<String> command(Path h2load, URI url, Protocol protocol, int ratePerSecond, Duration length, Path logFile) {
-        int connections = Math.max(1, (int) Math.ceil(ratePerSecond / (double) RATE_PER_CONNECTION));
-        List<String> command = new ArrayList<>(List.of(h2load.toString(), "-c", Integer.toString(connections), "-t", "1", "-m", "1",
-                "--rps", String.format(Locale.ROOT, "%.3f", ratePerSecond / (double) connections),
-                "-D", Long.toString(Math.max(1, length.toSeconds())), "--log-file", logFile.toAbsolutePath().toString()));
-        if (protocol == Protocol.HTTP1) {
-            command.add("--h1");
-        }
-        command.add(url.toString());
-        return command;
+        return H2load.command(h2load, url, protocol, ratePerSecond, H2load.connectionsFor(ratePerSecond, RATE_PER_CONNECTION, Integer.MAX_VALUE),
+                length, logFile);
     }
 
     /** Starts h2load against {@code url} (its log and output files go to {@code folder}, named after {@code name}). */
@@ -90,7 +69,7 @@ public final class CrossCheck implements AutoCloseable {
         }
         int exitCode = process.isAlive() ? -1 : process.exitValue();
         String output = Files.isRegularFile(outputFile) ? Files.readString(outputFile) : "";
-        Histogram histogram = new Histogram(HIGHEST_MICROS, 3);
+        Histogram histogram = new Histogram(H2load.HIGHEST_MICROS, 3);
         long[] counts = readLog(logFile, histogram);
         return new Result(histogram, counts[0], counts[1], exitCode, output);
     }
@@ -120,20 +99,14 @@ public final class CrossCheck implements AutoCloseable {
         }
         try (Stream<String> lines = Files.lines(logFile)) {
             for (String line : (Iterable<String>) lines::iterator) {
-                String[] columns = line.split("\t");
-                if (columns.length < 3) {
+                Optional<H2load.LogLine> request = H2load.LogLine.parse(line);
+                if (request.isEmpty()) {
                     continue;
                 }
-                try {
-                    int status = Integer.parseInt(columns[1].trim());
-                    long micros = Long.parseLong(columns[2].trim());
-                    requests++;
-                    if (status >= 200 && status < 300) {
-                        ok++;
-                        histogram.recordValue(Math.min(HIGHEST_MICROS, Math.max(0, micros)));
-                    }
-                } catch (NumberFormatException malformed) {
-                    // A line cut short when h2load was killed.
+                requests++;
+                if (request.get().outcome() == Outcome.OK) {
+                    ok++;
+                    histogram.recordValue(request.get().micros());
                 }
             }
         }

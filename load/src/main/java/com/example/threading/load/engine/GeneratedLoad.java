@@ -3,7 +3,6 @@ package com.example.threading.load.engine;
 import com.example.threading.load.target.Target;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +23,7 @@ import org.mortbay.jetty.load.generator.Resource;
  * {@link SendStages}, all made for that; a request's begin time is written by the client thread that begins it
  * and read by the one that completes it (Jetty's client orders begin before complete for one request). {@link #recorder()}'s counts may be read from anywhere.
  */
-public final class GeneratedLoad {
+public final class GeneratedLoad implements Load {
 
     /**
      * What to send: the resource (one path, or a group whose children go out in parallel), how fast and how long,
@@ -108,18 +107,21 @@ public final class GeneratedLoad {
     }
 
     /** Starts sending. */
+    @Override
     public void begin() {
         checkOwner();
         completion = generator.begin();
     }
 
     /** Whether every request has been sent and answered. */
+    @Override
     public boolean isDone() {
         checkOwner();
         return completion.isDone();
     }
 
     /** The recorder (for live progress). */
+    @Override
     public PhaseRecorder recorder() {
         return recorder;
     }
@@ -128,6 +130,7 @@ public final class GeneratedLoad {
      * Waits until every answer is in or the deadline (System.nanoTime) passes, then stops the generator and
      * returns the phase's result; requests still open at the deadline are counted unanswered.
      */
+    @Override
     public PhaseResult await(long deadlineNanos) throws InterruptedException {
         checkOwner();
         try {
@@ -144,21 +147,6 @@ public final class GeneratedLoad {
         return result;
     }
 
-    /** Runs phases side by side until all are done or the deadline passes, showing progress. */
-    public static List<PhaseResult> runTogether(List<GeneratedLoad> loads, long deadlineNanos, Progress progress) throws InterruptedException {
-        loads.forEach(GeneratedLoad::begin);
-        while (System.nanoTime() < deadlineNanos && !loads.stream().allMatch(GeneratedLoad::isDone)) {
-            progress.update(loads.stream().mapToLong(load -> load.recorder().answeredCount()).sum(),
-                    loads.stream().mapToLong(load -> load.recorder().okCount()).sum());
-            Thread.sleep(200);
-        }
-        List<PhaseResult> results = new java.util.ArrayList<>();
-        for (GeneratedLoad load : loads) {
-            results.add(load.await(deadlineNanos));
-        }
-        return results;
-    }
-
     /** The phase's result once {@link #await} has returned. */
     public PhaseResult result() {
         checkOwner();
@@ -172,6 +160,7 @@ public final class GeneratedLoad {
     }
 
     /** The histogram of the 2xx latencies (complete once awaited). */
+    @Override
     public org.HdrHistogram.Histogram histogram() {
         checkOwner();
         return recorder.histogram();

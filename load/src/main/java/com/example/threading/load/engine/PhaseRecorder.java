@@ -97,6 +97,11 @@ public final class PhaseRecorder {
         ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
     }
 
+    /** The phase's name. */
+    public String name() {
+        return name;
+    }
+
     /** Counts a request handed to the client; each must be {@link #record}ed once, or it ends unanswered. */
     public void sent() {
         sent.incrementAndGet();

@@ -1,9 +1,12 @@
 /**
  * Measuring: the load itself and what it records, below the report and above the target.
  *
- * <p>Holds: {@link com.example.threading.load.engine.GeneratedLoad} (open-model phases from Jetty's load
+ * <p>Holds: {@link com.example.threading.load.engine.Load} (one fixed-rate phase from one client):
+ * {@link com.example.threading.load.engine.GeneratedLoad} (open-model phases from Jetty's load
  * generator, paced by a {@link com.example.threading.load.engine.Schedule} so latency is measured from the
- * intended send time), {@link com.example.threading.load.engine.PollingClients} (closed-loop long-poll
+ * intended send time) and {@link com.example.threading.load.engine.H2loadLoad} (an h2load process, see
+ * {@link com.example.threading.load.engine.H2load}, its per-request log recorded alike; the interval logs read back by
+ * {@link com.example.threading.load.engine.HistogramLogs}), {@link com.example.threading.load.engine.PollingClients} (closed-loop long-poll
  * clients), {@link com.example.threading.load.engine.SimpleHttp} (one-off requests, admin tasks),
  * {@link com.example.threading.load.engine.PhaseRecorder} (every request's
  * {@link com.example.threading.load.engine.Outcome}, HdrHistogram latencies and one-second intervals), the

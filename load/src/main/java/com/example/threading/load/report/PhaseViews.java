@@ -47,10 +47,15 @@ public final class PhaseViews {
      * late ones are measured from their intended time, but the ones never sent are missing from the numbers.
      */
     public static void noteShortfall(Report report, PhaseResult phase, long scheduled) {
+        noteShortfall(report, phase, scheduled, "the client was short of CPU; the latency of those it sent late is measured from their "
+                + "intended send time, the unsent ones are missing");
+    }
+
+    /** The same, with the reason and its consequence in the sender's own terms ({@code why}). */
+    public static void noteShortfall(Report report, PhaseResult phase, long scheduled, String why) {
         if (phase.sent() < 0.9 * scheduled) {
             report.note(phase.name() + ": the sender fell behind its schedule and sent " + phase.sent() + " of about " + scheduled
-                    + " requests (the client was short of CPU); the latency of those it sent late is measured from their intended "
-                    + "send time, the unsent ones are missing. Treat this phase's figures with suspicion.");
+                    + " requests (" + why + "). Treat this phase's figures with suspicion.");
         }
     }
 

@@ -9,20 +9,20 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safety: stateless; {@link #stop} is called once per child, by whoever closes it.
  */
-final class ChildProcesses {
+public final class ChildProcesses {
 
     private ChildProcesses() {
     }
 
     /** Registers a shutdown hook that kills {@code child} should the tool exit first; returns it for {@link #stop}. */
-    static Thread killOnExit(Process child, String hookName) {
+    public static Thread killOnExit(Process child, String hookName) {
         Thread hook = new Thread(child::destroyForcibly, hookName);
         Runtime.getRuntime().addShutdownHook(hook);
         return hook;
     }
 
     /** Stops {@code child} (SIGTERM, SIGKILL after {@code grace}, each waited for up to {@code grace}) and drops its hook. */
-    static void stop(Process child, Thread hook, Duration grace) {
+    public static void stop(Process child, Thread hook, Duration grace) {
         try {
             child.destroy();
             if (!child.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -32,11 +32,16 @@ final class ChildProcesses {
             child.destroyForcibly();
             Thread.currentThread().interrupt();
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running or will run: it kills the child.
-            }
+            dropHook(hook);
+        }
+    }
+
+    /** Drops a hook of {@link #killOnExit} once its child is stopped (nothing when the tool is already exiting). */
+    public static void dropHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or will run: it kills the child.
         }
     }
 }

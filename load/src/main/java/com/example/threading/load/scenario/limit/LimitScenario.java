@@ -1,6 +1,7 @@
 package com.example.threading.load.scenario.limit;
 
 import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.Load;
 import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.Progress;
 import com.example.threading.load.engine.Protocol;
@@ -98,7 +99,7 @@ public final class LimitScenario extends ScenarioCommand {
         GeneratedLoad load = new GeneratedLoad(service, spec, Schedule.fixedRate(rate), report.directory());
         PhaseResult phase;
         try (Progress progress = progress("limit, admission " + mode.label() + ", " + rate + "/s", rate * step.toSeconds())) {
-            phase = GeneratedLoad.runTogether(List.of(load),
+            phase = Load.runTogether(List.of(load),
                     deadline().within(step.plus(idleTimeout).plusMillis(ms).plusSeconds(5)), progress).get(0);
         }
         LimitStep measured = new LimitStep(mode, rate, phase, load.histogram(), load.rejectedHistogram());

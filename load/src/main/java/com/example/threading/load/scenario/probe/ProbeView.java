@@ -10,6 +10,7 @@ import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
+import com.example.threading.load.target.CpuClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +37,15 @@ final class ProbeView {
                 + " ms, " + probe.count(Outcome.OK) + "/" + probe.sent() + " 2xx.");
     }
 
+    /** What the probe's own JVM is: its JDK, options, collectors and heap, as it reported them itself. */
+    static void probeJvm(Report report, Protocol protocol, ProbeJvm jvm, ProbeProcess.Facts facts) {
+        report.note(protocol.label() + ": the probe ran in a JVM of its own (pid " + facts.pid() + ", JDK " + facts.javaVersion() + ", "
+                + jvm.collector() + "; its collectors: " + String.join(", ", facts.collectors()) + "; heap at most "
+                + facts.maxHeapBytes() / (1024 * 1024) + " MB; scheduling priority nice " + facts.nice()
+                + (facts.nice() == jvm.nice() ? "" : ", not the " + jvm.nice() + " asked: raising a priority needs root") + "), started with " + String.join(" ", facts.arguments())
+                + "; its GC and safepoint log is probe-" + protocol.name().toLowerCase(java.util.Locale.ROOT) + "-gc.log.");
+    }
+
     /** The steps of one protocol's rate search. */
     static void rateSearch(Report report, Protocol protocol, double targetCpu, List<SearchStep> steps) {
         List<List<String>> rows = new ArrayList<>();
@@ -50,32 +60,57 @@ final class ProbeView {
     /** One protocol's recording, as soon as it ends: its phases, and a note for each sender that fell behind its schedule. */
     static void recorded(Report report, ProtocolRun run, Duration length) {
         for (PhaseResult phase : run.recorded()) {
-            PhaseViews.noteShortfall(report, phase, (long) phase.targetRatePerSecond() * length.toSeconds());
+            long scheduled = (long) phase.targetRatePerSecond() * length.toSeconds();
+            if (phase == run.probe() || run.loaders().inTool()) {
+                PhaseViews.noteShortfall(report, phase, scheduled);
+            } else {
+                PhaseViews.noteShortfall(report, phase, scheduled, "h2load's connections, one request at a time each, waited for slow "
+                        + "answers, or it was short of CPU; it measures from when it really sent, so the wait before a late send is not "
+                        + "in its figures, and the unsent ones are missing");
+            }
             report.phase(phase);
         }
     }
 
     /** The headline table, the recorded phases and the plots of every protocol. */
     static void present(Report report, String path, List<ProtocolRun> runs) throws IOException {
-        List<List<String>> headline = new ArrayList<>();
         List<PhaseResult> recorded = new ArrayList<>();
         Map<String, Histogram> histograms = new LinkedHashMap<>();
         for (ProtocolRun run : runs) {
-            PhaseResult probe = run.probe();
-            headline.add(List.of(run.protocol().label(), Integer.toString(run.loaderRate()), Report.num(run.loaderOkPerSecond()),
-                    Long.toString(probe.sent()), Long.toString(probe.count(Outcome.OK)), Report.ms(probe.latencyMs().p50()),
-                    Report.ms(probe.latencyMs().p90()), Report.ms(probe.latencyMs().p99()), Report.ms(probe.latencyMs().p999()),
-                    Report.ms(probe.latencyMs().max()), Report.num(run.serverCpuPercent()), Report.num(run.recorded().get(run.recorded().size() - 1).toolCpuPercent())));
             recorded.addAll(run.recorded());
             histograms.putAll(run.histograms());
         }
-        report.table(new Table("Probe latency under load (`" + path + "`)",
-                List.of("protocol", "loader rate/s", "loader 2xx/s", "probe sent", "probe 2xx", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms",
-                        "max ms", "server CPU %", "tool CPU %"), headline));
+        report.table(sideBySide(path, runs));
+        report.note("Side by side: the probe measures from each request's intended send time; h2load loaders from when they really "
+                + "sent it (a connection still waiting for an answer sends its next request late), the Java loaders from the intended "
+                + "time. Loaders' CPU: the h2load processes', or the tool's own when the Java loaders ran in it. Where the probe's tail "
+                + "is far above the loaders', the difference is on the probe's side (its JVM, its scheduling), not the server's.");
         crossCheck(report, runs);
         tailSources(report, runs);
         report.table(PhaseViews.table("Recorded phases", recorded));
         PhaseViews.plots(report, "", recorded, histograms, false);
+    }
+
+    /** Per protocol: the probe's percentiles, the loaders' (all loaders added up), the server's and the loaders' CPU, the probe JVM's pauses. */
+    static Table sideBySide(String path, List<ProtocolRun> runs) {
+        List<List<String>> rows = new ArrayList<>();
+        for (ProtocolRun run : runs) {
+            PhaseResult probe = run.probe();
+            LatencySummary probeMs = probe.latencyMs();
+            LatencySummary loadersMs = LatencySummary.of(run.loaders().latency());
+            String pauses = run.tail().probeProcessPauses().map(gc -> gc.count() + " / " + Report.ms(gc.maxMs()))
+                    .orElse("– (in the tool's JVM)");
+            rows.add(List.of(run.protocol().label(), run.loaders().description(), Integer.toString(run.loaders().rate()),
+                    Report.num(run.loaderOkPerSecond()), Report.num(run.serverCpuPercent()), Report.num(run.loaders().cpuPercent()),
+                    probe.count(Outcome.OK) + " / " + probe.sent(),
+                    Report.ms(probeMs.p50()), Report.ms(probeMs.p99()), Report.ms(probeMs.p999()), Report.ms(probeMs.max()),
+                    Report.ms(loadersMs.p50()), Report.ms(loadersMs.p99()), Report.ms(loadersMs.p999()), Report.ms(loadersMs.max()),
+                    ratio(probeMs.p999(), loadersMs.p999()), pauses));
+        }
+        return new Table("Probe latency under load, beside the loaders' (`" + path + "`)",
+                List.of("protocol", "loaders", "loader rate/s", "loader 2xx/s", "server CPU %", "loaders CPU %", "probe 2xx / sent",
+                        "probe p50 ms", "probe p99 ms", "probe p99.9 ms", "probe max ms", "loaders p50 ms", "loaders p99 ms",
+                        "loaders p99.9 ms", "loaders max ms", "probe p99.9 ÷ loaders'", "probe JVM GC pauses (n / longest ms)"), rows);
     }
 
     /** The probe's percentiles beside h2load's, per protocol that ran the cross-check; nothing when none did. */
@@ -125,20 +160,11 @@ final class ProbeView {
                 rows.add(List.of(protocol, "probe " + stage, Long.toString(latency.count()), Report.ms(latency.p50()),
                         Report.ms(latency.p99()), Report.ms(latency.p999()), Report.ms(latency.max()), "–"));
             });
-            rows.add(pauses(protocol, run.tail().probeProcessPauses().isPresent() ? "tool GC pauses (the loaders' JVM)" : "tool GC pauses",
+            rows.add(pauses(protocol, run.loaders().inTool() ? "tool GC pauses (the Java loaders' JVM)" : "tool GC pauses",
                     run.tail().toolPauses()));
             run.tail().probeProcessPauses().ifPresent(pauses -> rows.add(pauses(protocol, "probe JVM GC pauses (--probe-process)", pauses)));
             rows.add(pauses(protocol, "service GC pauses", run.tail().servicePauses()));
-            PhaseResult probePhase = run.probe();
-            double tool = run.recorded().get(run.recorded().size() - 1).toolCpuPercent();
-            double probeProcess = run.tail().probeProcessPauses().isPresent() ? probePhase.toolCpuPercent() : 0;
-            double others = run.tail().machineCpuPercent() - run.serverCpuPercent() - tool - probeProcess;
-            report.note("CPU during the " + protocol + " recording, in % of all " + com.example.threading.load.target.CpuClock.cores()
-                    + " cores: the whole machine " + Report.num(run.tail().machineCpuPercent()) + " %, of which the server "
-                    + Report.num(run.serverCpuPercent()) + " %, the tool " + Report.num(tool) + " %"
-                    + (run.tail().probeProcessPauses().isPresent() ? ", the probe's own JVM " + Report.num(probeProcess) + " %" : "")
-                    + ", and everything else (other processes on the machine" + (run.crossCheck().isPresent() ? ", h2load" : "")
-                    + ", the kernel) " + Report.num(others) + " %.");
+            report.note(cpuNote(run));
             run.crossCheck().ifPresent(h2load -> {
                 LatencySummary latency = h2load.latencyMs();
                 rows.add(List.of(protocol, "h2load latency (its own process)", Long.toString(latency.count()), Report.ms(latency.p50()),
@@ -153,6 +179,8 @@ final class ProbeView {
             sources.put("toolPauses", run.tail().toolPauses());
             sources.put("servicePauses", run.tail().servicePauses());
             sources.put("machineCpuPercent", run.tail().machineCpuPercent());
+            sources.put("loaders", Map.of("engine", run.loaders().description(), "rate", run.loaders().rate(), "cpuPercent", run.loaders().cpuPercent(),
+                    "latencyMs", LatencySummary.of(run.loaders().latency())));
             run.tail().probeProcessPauses().ifPresent(pauses -> sources.put("probeProcessPauses", pauses));
             Map<String, LatencySummary> stages = new LinkedHashMap<>();
             run.tail().probeStages().forEach((stage, histogram) -> stages.put(stage, LatencySummary.of(histogram)));
@@ -161,6 +189,22 @@ final class ProbeView {
             data.put(run.protocol().label(), sources);
         }
         report.data("tailSources", data);
+    }
+
+    /** The machine's CPU during one recording, split into the server, the tool, the loaders, the probe's JVM and the rest. */
+    private static String cpuNote(ProtocolRun run) {
+        double tool = run.recorded().get(run.recorded().size() - 1).toolCpuPercent();
+        boolean ownJvm = run.tail().probeProcessPauses().isPresent();
+        double probeJvm = ownJvm ? run.probe().toolCpuPercent() : 0;
+        boolean javaLoaders = run.loaders().inTool();
+        double h2loadLoaders = javaLoaders ? 0 : run.loaders().cpuPercent();
+        double others = run.tail().machineCpuPercent() - run.serverCpuPercent() - tool - probeJvm - h2loadLoaders;
+        return "CPU during the " + run.protocol().label() + " recording, in % of all " + CpuClock.cores() + " cores: the whole machine "
+                + Report.num(run.tail().machineCpuPercent()) + " %, of which the server " + Report.num(run.serverCpuPercent()) + " %, the tool "
+                + Report.num(tool) + " %" + (javaLoaders ? " (with the Java loaders)" : ", the h2load loaders " + Report.num(h2loadLoaders) + " %")
+                + (ownJvm ? ", the probe's own JVM " + Report.num(probeJvm) + " %" : "")
+                + ", and everything else (other processes on the machine" + (run.crossCheck().isPresent() ? ", the h2load cross-check" : "")
+                + ", the kernel) " + Report.num(others) + " %.";
     }
 
     private static List<String> pauses(String protocol, String what, GcPauses pauses) {

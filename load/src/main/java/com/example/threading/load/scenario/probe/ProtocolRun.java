@@ -12,14 +12,14 @@ import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /**
- * The recording of one protocol: the loader rate it ran at (as given, or as the rate search left it), the
- * recorded phases (the probe first, then each loader) and their 2xx latency histograms by phase name, and
- * h2load's view of the same recording when {@code --cross-check} ran it, and where the probe's tail came from.
+ * The recording of one protocol: the recorded phases (the probe first, then each loader) and their 2xx latency
+ * histograms by phase name, the loaders taken together (their rate, as given or as the rate search left it), h2load's
+ * view of the same recording when {@code --cross-check} ran it, and where the probe's tail came from.
  *
  * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
  */
-record ProtocolRun(Protocol protocol, int loaderRate, List<PhaseResult> recorded,
-                   Map<String, Histogram> histograms, Optional<CrossCheck.Result> crossCheck, TailSources tail) {
+record ProtocolRun(Protocol protocol, List<PhaseResult> recorded, Map<String, Histogram> histograms, LoaderRun loaders,
+                   Optional<CrossCheck.Result> crossCheck, TailSources tail) {
 
     ProtocolRun {
         if (recorded.isEmpty()) {

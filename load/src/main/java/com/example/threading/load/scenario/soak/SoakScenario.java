@@ -3,6 +3,7 @@ package com.example.threading.load.scenario.soak;
 import com.example.threading.load.engine.ForcedGc;
 import com.example.threading.load.engine.GcLog;
 import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.Load;
 import com.example.threading.load.engine.IntervalSample;
 import com.example.threading.load.engine.JvmSample;
 import com.example.threading.load.engine.JvmWatch;
@@ -168,7 +169,7 @@ public final class SoakScenario extends ScenarioCommand {
             }
             List<PhaseResult> results;
             try (Progress progress = progress("soak " + Durations.format(duration), (long) perPath * paths.size() * duration.toSeconds())) {
-                results = GeneratedLoad.runTogether(loads, deadline().within(limit), progress);
+                results = Load.runTogether(loads, deadline().within(limit), progress);
             }
             for (Future<Boolean> poll : polling) {
                 try {

@@ -1,6 +1,7 @@
 package com.example.threading.load.scenario.wave;
 
 import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.Load;
 import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.Progress;
 import com.example.threading.load.engine.Protocol;
@@ -96,7 +97,7 @@ public final class WaveScenario extends ScenarioCommand {
                     0, 1, Duration.ZERO, 1, Duration.ofMillis(ms).plusSeconds(90));
             GeneratedLoad load = new GeneratedLoad(service, spec, Schedule.allAtOnce(), report.directory());
             try (Progress progress = progress(pattern + " wave " + w, concurrency)) {
-                phases.add(GeneratedLoad.runTogether(List.of(load), deadline().within(Duration.ofMillis(3L * ms).plusSeconds(120)), progress).get(0));
+                phases.add(Load.runTogether(List.of(load), deadline().within(Duration.ofMillis(3L * ms).plusSeconds(120)), progress).get(0));
             }
             latencies.add(load.histogram());
         }
