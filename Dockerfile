@@ -32,8 +32,9 @@ COPY --from=build /build/target/threading-reference.jar /app/threading-reference
 COPY config.yml /app/config.yml
 # The application connector listens on all interfaces, to be reachable through -p. The admin connector stays on the
 # container's loopback: it has no authentication and serves /tasks/log-level, /tasks/gc, /pprof and /threads. The
-# HEALTHCHECK below runs inside the container and reaches it there. To read metrics from the host, open it
-# explicitly: -e ADMIN_BIND_HOST=0.0.0.0 -p 127.0.0.1:8081:8081 (published on the host's loopback only).
+# HEALTHCHECK below runs inside the container and reaches it there; a load balancer checks GET /ready on the
+# application port instead (deploy/haproxy.cfg). To read metrics from the host, open it explicitly:
+# -e ADMIN_BIND_HOST=0.0.0.0 -p 127.0.0.1:8081:8081 (published on the host's loopback only).
 ENV APP_BIND_HOST=0.0.0.0 \
     APP_PORT=8080 \
     ADMIN_BIND_HOST=127.0.0.1 \

@@ -4,9 +4,11 @@ import com.example.threading.admission.AdmissionBundle;
 import com.example.threading.admission.ThreadBound;
 import com.example.threading.client.FanoutBundle;
 import com.example.threading.errors.JsonErrorsBundle;
+import com.example.threading.health.ReadinessBundle;
 import com.example.threading.jetty.JettyBundle;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
 import com.example.threading.longpoll.LongPollBundle;
+import com.example.threading.longpoll.redis.RedisEventStream;
 import com.example.threading.longpoll.redis.RedisEventStreamBundle;
 import com.example.threading.metrics.PrometheusBundle;
 import com.example.threading.work.WorkBundle;
@@ -49,9 +51,12 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new LongPollBundle<>(ThreadingConfiguration::getEvents));
         bootstrap.addBundle(new JettyBundle<>(ThreadingConfiguration::getJetty));
         bootstrap.addBundle(new PrometheusBundle());
-        // Long-polls have their own bound (events.maxParked, events.maxPublishing): admission does not count them.
+        // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
+        bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
+        // Long-polls have their own bound (events.maxParked, events.maxPublishing): admission does not count them; nor
+        // does it count the balancer's readiness probe, so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
-                LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH));
+                LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH, ReadinessBundle.PATH));
     }
 
     @Override

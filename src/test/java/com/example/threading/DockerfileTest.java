@@ -1,9 +1,9 @@
 package com.example.threading;
 
+import static com.example.threading.testing.RepositoryFiles.group;
+import static com.example.threading.testing.RepositoryFiles.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
  */
 class DockerfileTest {
 
-    private static final String DOCKERFILE = read("Dockerfile");
-    private static final String POM = read("pom.xml");
-    private static final String CONFIG = read("config.yml");
+    private static final String DOCKERFILE = read(Path.of("Dockerfile"));
+    private static final String POM = read(Path.of("pom.xml"));
+    private static final String CONFIG = read(Path.of("config.yml"));
 
     @Test
     void buildsInOneStageAndRunsOnAJreInAnother() {
@@ -82,19 +82,5 @@ class DockerfileTest {
         String user = group(DOCKERFILE, "\\nUSER (\\S+)");
         assertThat(user).isNotIn("root", "0");
         assertThat(DOCKERFILE).contains("useradd --system --uid 10001");
-    }
-
-    private static String group(String text, String regex) {
-        Matcher matcher = Pattern.compile(regex).matcher(text);
-        assertThat(matcher.find()).as("%s found", regex).isTrue();
-        return matcher.group(1);
-    }
-
-    private static String read(String file) {
-        try {
-            return Files.readString(Path.of(file));
-        } catch (IOException e) {
-            throw new IllegalStateException("run the tests from the project root: " + file, e);
-        }
     }
 }

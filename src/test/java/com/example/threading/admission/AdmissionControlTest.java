@@ -135,6 +135,8 @@ class AdmissionControlTest {
         assertThat(extra.json().path("message").asText()).contains("no place free within " + MAX_QUEUE_TIME_MS + " ms");
         // POST /events is not counted (its body is read without a thread, under its own deadline): answered meanwhile.
         assertThat(HTTP.postJson(app("/events"), "{\"while\":\"full\"}").status()).isEqualTo(200);
+        // Neither is the load balancer's readiness probe: a busy instance stays in rotation (docs/operations.md).
+        assertThat(HTTP.get(app("/ready")).status()).isEqualTo(200);
 
         assertThat(cached.join()).extracting(Answer::status).containsOnly(200);
         Await.until(() -> admin().gauge("admission.active") == 0, Duration.ofSeconds(5), "places free");

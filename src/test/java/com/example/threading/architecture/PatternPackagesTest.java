@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The packages a reader copies stand alone, checked on the compiled classes (a fully qualified name or an annotation
  * counts as much as an import): a pattern package depends on no other pattern package, nor on the application or the
  * infrastructure; a sub-package depends on its parent only, never the reverse; the infrastructure ({@code errors},
- * {@code metrics}) depends on no pattern. Only the application ({@code com.example.threading} itself) ties them together.
+ * {@code metrics}, {@code health}) depends on no pattern. Only the application ({@code com.example.threading} itself)
+ * ties them together.
  */
 class PatternPackagesTest {
 
@@ -27,7 +28,7 @@ class PatternPackagesTest {
     /** Each pattern's package; a sub-package ({@code parent.child}) builds on its parent. */
     static final List<String> PATTERNS = List.of("work", "client", "longpoll", "longpoll.redis", "jetty", "jetty.virtual", "admission");
     /** Shared by the application, never by a pattern. */
-    static final List<String> INFRASTRUCTURE = List.of("errors", "metrics");
+    static final List<String> INFRASTRUCTURE = List.of("errors", "metrics", "health");
 
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

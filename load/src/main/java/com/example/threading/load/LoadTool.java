@@ -6,6 +6,7 @@ import com.example.threading.load.scenario.limit.LimitScenario;
 import com.example.threading.load.scenario.longpoll.LongPollScenario;
 import com.example.threading.load.scenario.probe.ProbeScenario;
 import com.example.threading.load.scenario.soak.SoakScenario;
+import com.example.threading.load.scenario.topology.TopologyScenario;
 import com.example.threading.load.scenario.wave.WaveScenario;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
         description = "Runs the experiments of the threading reference service and writes a report folder "
                 + "(report.md, PNG plots, HdrHistogram logs, results.json).",
         subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, SoakScenario.class,
-                ClusterScenario.class})
+                ClusterScenario.class, TopologyScenario.class})
 public final class LoadTool {
 
     private LoadTool() {

@@ -54,6 +54,10 @@ class RedisFaultTest {
 
         redis.stop();
         a.awaitHealthy(false, Duration.ofSeconds(5));
+        // The load balancer's probe on the application port says so too (only the check's name, not its message).
+        Answer notReady = HTTP.get(a.url("/ready"));
+        assertThat(notReady.status()).isEqualTo(503);
+        assertThat(notReady.json().get("message").asText()).isEqualTo("not ready: " + RedisEventStream.HEALTH_CHECK);
 
         Answer refused = a.publish("{\"while\":\"down\"}");
         assertThat(refused.status()).isEqualTo(503);
@@ -71,6 +75,7 @@ class RedisFaultTest {
 
         redis.start();
         a.awaitHealthy(true, Duration.ofSeconds(15));
+        assertThat(HTTP.get(a.url("/ready")).status()).isEqualTo(200);
         assertThat(a.admin().count("events.redis.reader.reconnects")).isGreaterThan(reconnectsBefore);
 
         Answer published = a.publish("{\"after\":\"restart\"}");

@@ -66,7 +66,7 @@ public final class ClusterTraffic {
      */
     public Result run(Optional<Supplier<URI>> killOne) throws InterruptedException, IOException {
         int instances = live.size();
-        ExecutorService httpThreads = Executors.newFixedThreadPool(4, daemon("cluster-http"));
+        ExecutorService httpThreads = Executors.newFixedThreadPool(4, DaemonThreads.named("cluster-http"));
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
                 .connectTimeout(Duration.ofSeconds(2)).build();
         long startId = publishOne(client, "start").orElseThrow(() -> new IOException("the first publish failed on " + live));
@@ -91,7 +91,7 @@ public final class ClusterTraffic {
             thread.start();
         }
 
-        ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor(daemon("cluster-publisher"));
+        ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("cluster-publisher"));
         long start = System.nanoTime();
         long periodNanos = (long) (1e9 / publishPerSecond);
         AtomicLong sequence = new AtomicLong();
@@ -101,7 +101,7 @@ public final class ClusterTraffic {
             URI instance = pick();
             client.sendAsync(post(instance, "{\"seq\":" + n + "}"), HttpResponse.BodyHandlers.ofString())
                     .whenComplete((response, failure) -> {
-                        Optional<Long> id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : Optional.empty();
+                        Optional<Long> id = failure == null && response.statusCode() == 200 ? EventAnswers.idOf(response.body()) : Optional.empty();
                         if (id.isPresent()) {
                             publishedAtNanos.put(id.get(), intended);
                             newestPublished.accumulateAndGet(id.get(), Math::max);
@@ -186,7 +186,7 @@ public final class ClusterTraffic {
     private Optional<Long> publishOne(HttpClient client, String label) throws InterruptedException {
         try {
             HttpResponse<String> answer = client.send(post(pick(), "{\"cluster\":\"" + label + "\"}"), HttpResponse.BodyHandlers.ofString());
-            return answer.statusCode() == 200 ? idOf(answer.body()) : Optional.empty();
+            return answer.statusCode() == 200 ? EventAnswers.idOf(answer.body()) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -200,23 +200,5 @@ public final class ClusterTraffic {
     private static HttpRequest post(URI instance, String json) {
         return HttpRequest.newBuilder(instance.resolve("/events")).timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
-    }
-
-    private static Optional<Long> idOf(String body) {
-        try {
-            JsonNode id = JSON.readTree(body).get("id");
-            return id == null ? Optional.empty() : Optional.of(id.asLong());
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicLong count = new AtomicLong();
-        return task -> {
-            Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

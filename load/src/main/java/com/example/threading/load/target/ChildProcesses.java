@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The tool's child processes (services, Redis) are killed if the tool exits without closing them, and stopped by
- * their own process: SIGTERM, then SIGKILL after a grace period.
+ * The tool's child processes (services, Redis, the topology's hosts) are killed if the tool exits without closing
+ * them, and stopped by their own process: SIGTERM, then SIGKILL after a grace period.
  *
  * <p>Thread-safety: stateless; {@link #stop} is called once per child, by whoever closes it.
  */
@@ -24,13 +24,7 @@ public final class ChildProcesses {
     /** Stops {@code child} (SIGTERM, SIGKILL after {@code grace}, each waited for up to {@code grace}) and drops its hook. */
     public static void stop(Process child, Thread hook, Duration grace) {
         try {
-            child.destroy();
-            if (!child.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                child.destroyForcibly().waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            child.destroyForcibly();
-            Thread.currentThread().interrupt();
+            stop(child, grace);
         } finally {
             dropHook(hook);
         }
@@ -42,6 +36,19 @@ public final class ChildProcesses {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
             // The hook is running or will run: it kills the child.
+        }
+    }
+
+    /** Stops {@code child}: SIGTERM, then SIGKILL after {@code grace}, each waited for up to {@code grace}. */
+    public static void stop(Process child, Duration grace) {
+        try {
+            child.destroy();
+            if (!child.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                child.destroyForcibly().waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +83,7 @@ public final class TargetOptions {
         if (!Files.isRegularFile(serviceConfig)) {
             throw new IllegalStateException("config.yml not found at " + serviceConfig + "; give --config");
         }
-        Path javaExecutable = this.javaExecutable != null ? this.javaExecutable : Path.of(System.getProperty("java.home"), "bin", "java");
+        Path javaExecutable = serviceJava();
         Path log = logDirectory.resolve("service-" + starts.incrementAndGet() + ".log");
         Map<String, String> childEnvironment = new LinkedHashMap<>(environment);
         childEnvironment.putAll(extraEnvironment);
@@ -112,12 +113,27 @@ public final class TargetOptions {
         }
     }
 
+    /** The service's config.yml: --config, or the one next to the jar's target/ folder. */
+    public Path serviceConfig() {
+        return serviceConfig(serviceJar());
+    }
+
+    /** The java executable that runs the service: --java, or the one running this tool. */
+    public Path serviceJava() {
+        return javaExecutable != null ? javaExecutable : Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /** The --env variables for the service, in the order given. */
+    public Map<String, String> serviceEnvironment() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(extraEnvironment));
+    }
+
     private Path serviceConfig(Path serviceJar) {
         return config != null ? config : serviceJar.toAbsolutePath().getParent().getParent().resolve("config.yml");
     }
 
     /** The service jar: --jar, or target/threading-reference.jar of this repository found from here or from the tool. */
-    Path serviceJar() {
+    public Path serviceJar() {
         if (jar != null) {
             if (!Files.isRegularFile(jar)) {
                 throw new IllegalStateException("--jar " + jar + " does not exist");

@@ -32,11 +32,13 @@ class ScenarioOptionsTest {
             "soak", List.of("--blocking-pollers", "--connections", "--duration", "--fanout", "--full-gc-every", "--idle-timeout", "--ms", "--patterns", "--poll-timeout",
                     "--pollers", "--rate"),
             "cluster", List.of("--clients", "--duration", "--instances", "--kill-one", "--poll-timeout", "--rate", "--redis-uri",
-                    "--skip-in-process"));
+                    "--skip-in-process"),
+            "topology", List.of("--baseline", "--compose", "--dockerfile", "--faults", "--followers", "--hold", "--instance", "--link-delay",
+                    "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
             "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200),
-            "cluster", Duration.ofSeconds(300));
+            "cluster", Duration.ofSeconds(300), "topology", Duration.ofSeconds(900));
 
     private static CommandLine tool() {
         return ScenarioOptions.configure(new CommandLine(LoadTool.class));
@@ -44,7 +46,7 @@ class ScenarioOptionsTest {
 
     @Test
     void everyScenarioListsTheSharedOptionsAndItsOwnNothingMore() {
-        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak", "cluster");
+        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak", "cluster", "topology");
         tool().getSubcommands().forEach((name, scenario) -> {
             TreeSet<String> expected = new TreeSet<>(SHARED);
             expected.addAll(OWN.get(name));

@@ -1,20 +1,16 @@
 package com.example.threading.load.scenario.cluster;
 
 import com.example.threading.load.engine.ClusterTraffic;
+import com.example.threading.load.report.HistogramLogs;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * The cluster scenario's report, from {@link ClusterTraffic.Result} records: one row per phase (in-process, shared
@@ -38,7 +34,7 @@ final class ClusterView {
             String name = names.get(i);
             Histogram latency = phase.deliveryMicros();
             histograms.put(name, latency);
-            writeLog(report.directory().resolve("delivery-" + (i + 1) + ".hlog"), latency);
+            HistogramLogs.write(report.directory().resolve("delivery-" + (i + 1) + ".hlog"), "publish -> delivery latency, microseconds", latency);
             rows.add(List.of(name, Long.toString(phase.published()), Long.toString(phase.publishFailures()),
                     Integer.toString(phase.followers().size()), Long.toString(phase.lost()), Long.toString(phase.duplicated()),
                     Long.toString(phase.outOfOrder()), Long.toString(phase.missedAnswers()), Long.toString(phase.failedPolls()),
@@ -69,17 +65,6 @@ final class ClusterView {
         if (!histograms.isEmpty()) {
             Plots.percentiles(report.directory().resolve("delivery-percentiles.png"), "Publish → delivery latency by percentile", histograms);
             report.plot("delivery-percentiles.png", "Publish → delivery latency, one line per phase.");
-        }
-    }
-
-    /** The raw delivery latencies (microseconds) as an HdrHistogram log, for re-analysis. */
-    private static void writeLog(Path file, Histogram latency) throws IOException {
-        try (PrintStream out = new PrintStream(Files.newOutputStream(file), true, StandardCharsets.UTF_8)) {
-            HistogramLogWriter writer = new HistogramLogWriter(out);
-            writer.outputComment("publish -> delivery latency, microseconds");
-            writer.outputLogFormatVersion();
-            writer.outputLegend();
-            writer.outputIntervalHistogram(latency);
         }
     }
 

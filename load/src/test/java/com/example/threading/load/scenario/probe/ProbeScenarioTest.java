@@ -81,7 +81,9 @@ class ProbeScenarioTest {
         }
         assertThat(folder.resolve("service-1-gc.log")).isNotEmptyFile();
         assertThat(folder.resolve("service-2-gc.log")).isNotEmptyFile();
-        assertThat(folder.resolve("tool-gc.log")).isNotEmptyFile();
+        // The tool's log is added to a running JVM, so it holds lines only if the tool collected during the run, which a
+        // short run may not do (CI saw it empty once): GcLogTest shows that it records a pause when there is one.
+        assertThat(folder.resolve("tool-gc.log")).exists();
         assertThat(folder.resolve("jvm-heap.png")).isNotEmptyFile();
         assertThat(folder.resolve("jvm-threads.png")).isNotEmptyFile();
         // --profile: a flame graph of the warm-up and one of the recording, per service.
