@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Every metric name, with every part of the service running (ticker on, as in config.yml), is free of the thread-name
  * format placeholders Dropwizard's executor builders are given ({@code events-ticker-%d} once became the metric
- * {@code events-ticker-%d.created}, and {@code events_ticker__d_…} in Prometheus).
+ * {@code events-ticker-%d.created}, and {@code events_ticker__d_…} in Prometheus; now a pool label).
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class MetricNamesTest {
@@ -46,7 +46,7 @@ class MetricNamesTest {
         assertThat(names).allSatisfy(name -> assertThat(name).doesNotContain("%"));
 
         List<String> samples = admin.prometheusText().lines().filter(line -> !line.startsWith("#")).toList();
-        assertThat(samples).anyMatch(line -> line.startsWith("events_ticker_running"));
-        assertThat(samples).allSatisfy(line -> assertThat(line.split("[ {]", 2)[0]).doesNotContain("__d").doesNotContain("%"));
+        assertThat(samples).anyMatch(line -> line.startsWith("executor_threads{pool=\"events-ticker\"}"));
+        assertThat(samples).allSatisfy(line -> assertThat(line.split(" ", 2)[0]).doesNotContain("__d").doesNotContain("%"));
     }
 }

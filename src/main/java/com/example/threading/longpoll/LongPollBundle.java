@@ -86,6 +86,9 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         }, 1, 1, TimeUnit.SECONDS);
 
         metrics.register("events.parked", (Gauge<Integer>) hub::parkedCount);
+        // The bound beside the count, so an alert can compare the two without knowing the configuration.
+        int maxParked = configuration.getMaxParked();
+        metrics.register("events.max-parked", (Gauge<Integer>) () -> maxParked);
         BlockingWaits blockingWaits = hub.blockingWaits();
         metrics.register("events.blocking.waiting", (Gauge<Integer>) blockingWaits::waiting);
         metrics.register("events.last-id", (Gauge<Long>) () -> hub.lastId(TopicNames.DEFAULT));

@@ -152,6 +152,6 @@ class AdmissionControlTest {
         assertThat(admin().gauge("admission.max-requests")).isEqualTo(MAX_REQUESTS);
         String prometheus = admin().prometheusText();
         assertThat(prometheus).contains("admission_rejected_total", "admission_active", "admission_queued",
-                "admission_queue_wait_count", "admission_max_requests");
+                "admission_queue_wait_seconds_count", "admission_max_requests");
     }
 }

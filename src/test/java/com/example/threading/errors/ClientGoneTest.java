@@ -38,6 +38,14 @@ class ClientGoneTest {
     }
 
     @Test
+    void aWriteTheClientDidNotReadForTheIdleTimeoutIsADisconnect() {
+        // What Jersey's "Error while closing the output stream" carried in a fuzz run on JDK 25.
+        java.util.concurrent.TimeoutException idle = new java.util.concurrent.TimeoutException("Idle timeout expired: 30001/30000 ms");
+        assertThat(ClientGone.cause(new UncheckedIOException(new IOException(idle)))).isSameAs(idle);
+        assertThat(ClientGone.cause(new java.util.concurrent.TimeoutException("some other deadline"))).isNull();
+    }
+
+    @Test
     void otherFaultsAreNot() {
         assertThat(ClientGone.cause(null)).isNull();
         assertThat(ClientGone.cause(new IllegalStateException("boom"))).isNull();

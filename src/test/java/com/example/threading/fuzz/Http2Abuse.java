@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HostPortHttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpVersion;
@@ -56,12 +57,27 @@ final class Http2Abuse implements AutoCloseable {
             }
             List<Reply> replies = new ArrayList<>();
             for (CompletableFuture<Reply> answer : answers) {
-                replies.add(answer.get(WAIT_SECONDS, TimeUnit.SECONDS));
+                try {
+                    replies.add(answer.get(WAIT_SECONDS, TimeUnit.SECONDS));
+                } catch (TimeoutException unanswered) {
+                    throw new AssertionError(unansweredStreams(requests, answers), unanswered);
+                }
             }
             return replies;
         } finally {
             session.close(ErrorCode.NO_ERROR.code, "done", Callback.NOOP);
         }
+    }
+
+    /** Which of the requests sent together still have no answer (neither a response nor a reset), for the failure message. */
+    private static String unansweredStreams(List<FuzzRequest> requests, List<CompletableFuture<Reply>> answers) {
+        StringBuilder message = new StringBuilder("h2 streams without an answer (no response, no reset) after " + WAIT_SECONDS + " s:");
+        for (int i = 0; i < answers.size(); i++) {
+            if (!answers.get(i).isDone()) {
+                message.append("\n  ").append(requests.get(i));
+            }
+        }
+        return message.toString();
     }
 
     /** Opens {@code streams} streams to {@code target} and resets each one right after its HEADERS. */

@@ -51,7 +51,9 @@ class AdaptiveModeTest {
         for (String connector : List.of("application", "admin")) {
             for (String counter : List.of("pc", "pic", "pec", "epc", "epc-reproduced")) {
                 long json = strategy(metrics, connector, "strategy." + counter);
-                String prometheusName = "jetty_connector_" + connector + "_strategy_" + counter.replace('-', '_');
+                String prometheusName = counter.equals("epc-reproduced")
+                        ? "jetty_strategy_epc_reproduced_total{connector=\"" + connector + "\"}"
+                        : "jetty_strategy_tasks_total{connector=\"" + connector + "\",mode=\"" + counter + "\"}";
                 // Read after /metrics: counters only grow, so the scrape shows at least the JSON value.
                 assertThat(metrics.prometheus(prometheusName)).as(prometheusName).isPresent();
                 assertThat(metrics.prometheus(prometheusName).getAsDouble()).as(prometheusName).isGreaterThanOrEqualTo(json);
@@ -59,7 +61,8 @@ class AdaptiveModeTest {
             for (String gauge : List.of("strategy.selectors", "strategy.idle-selectors", "strategy.virtual-thread-selectors",
                     "reserved-threads.configured", "reserved-threads.capacity", "reserved-threads.available")) {
                 strategy(metrics, connector, gauge);
-                assertThat(metrics.prometheus("jetty_connector_" + connector + "_" + gauge.replace('-', '_').replace('.', '_')))
+                String family = "jetty_" + gauge.replace("strategy.", "").replace('-', '_').replace('.', '_');
+                assertThat(metrics.prometheus(family + "{connector=\"" + connector + "\"}"))
                         .as(gauge).isPresent();
             }
         }

@@ -45,7 +45,7 @@ class ProduceExecuteConsumeModeTest {
         assertThat(strategy(metrics, "application", "strategy.epc-reproduced")).isZero();
         assertThat(strategy(metrics, "application", "reserved-threads.configured")).isZero();
         assertThat(strategy(metrics, "application", "reserved-threads.capacity")).isZero();
-        assertThat(metrics.prometheus("jetty_connector_application_strategy_epc")).hasValue(0.0);
+        assertThat(metrics.prometheus("jetty_strategy_tasks_total{connector=\"application\",mode=\"epc\"}")).hasValue(0.0);
         // The admin connector has a pool of its own, which the switch leaves alone.
         assertThat(strategy(metrics, "admin", "reserved-threads.configured")).isEqualTo(-1);
     }

@@ -63,7 +63,10 @@ public final class AdminMetrics {
         return ok("/prometheus").body();
     }
 
-    /** The value of the sample line {@code name value} (no labels) in {@code /prometheus}, if present. */
+    /**
+     * The value of the sample line {@code series value} in {@code /prometheus}, if present; {@code series} is a name, or a
+     * name with its labels as the client writes them (sorted by name): {@code executor_threads{pool="work-cached"}}.
+     */
     public OptionalDouble prometheus(String name) {
         Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(prometheusText());
         return matcher.find() ? OptionalDouble.of(Double.parseDouble(matcher.group(1))) : OptionalDouble.empty();

@@ -202,7 +202,7 @@ class WorkPatternsTest {
         List<String> typeLines = prometheus.lines().filter(l -> l.startsWith("# TYPE ")).toList();
         Set<String> names = typeLines.stream().map(l -> l.split(" ")[2]).collect(Collectors.toSet());
         assertThat(names).as("metric family names are unique").hasSize(typeLines.size());
-        assertThat(prometheus).contains("work_cached_response_time_count", "work_bounded_rejected_total");
+        assertThat(prometheus).contains("work_request_duration_seconds_count{pattern=\"cached\"}", "work_rejected_total{pattern=\"bounded\"}");
         // Every sample line belongs to a declared family: "name{labels} value" or "name value".
         prometheus.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).forEach(sample ->
                 assertThat(sample).matches("[a-zA-Z_:][a-zA-Z0-9_:]*(\\{.*})? [-+0-9.eEInfa]+"));

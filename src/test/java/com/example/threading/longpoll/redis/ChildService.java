@@ -1,16 +1,15 @@
 package com.example.threading.longpoll.redis;
 
-import com.example.threading.ThreadingApplication;
 import com.example.threading.testing.AdminMetrics;
 import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
+import com.example.threading.testing.ServiceJvm;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -43,14 +42,7 @@ final class ChildService implements AutoCloseable {
 
     /** Starts the JVM and waits (up to 90 s: a cold JVM on a busy machine) until {@code events-stream} is healthy. */
     ChildService startHealthy() throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-cp", classPath, ThreadingApplication.class.getName(), "server", "config.yml"))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
-        builder.environment().putAll(environment);
-        process = builder.start();
+        process = ServiceJvm.builder(log, environment).start();
         AdminMetrics admin = admin();
         Await.until(() -> {
             if (!process.isAlive()) {

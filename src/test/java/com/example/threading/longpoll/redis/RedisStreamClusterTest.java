@@ -55,15 +55,7 @@ class RedisStreamClusterTest {
         if (client != null) {
             client.shutdown();
         }
-        for (AutoCloseable closeable : new AutoCloseable[] {a, b, redis, HTTP}) {
-            try {
-                if (closeable != null) {
-                    closeable.close();
-                }
-            } catch (Exception ignored) {
-                // best effort: the next one must still be stopped
-            }
-        }
+        Stopping.closeAll(a, b, redis, HTTP);
     }
 
     @Test

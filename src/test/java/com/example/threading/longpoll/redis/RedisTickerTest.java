@@ -30,15 +30,7 @@ class RedisTickerTest {
 
     @AfterAll
     static void stopAll() {
-        for (AutoCloseable closeable : new AutoCloseable[] {b, a, redis, HTTP}) {
-            try {
-                if (closeable != null) {
-                    closeable.close();
-                }
-            } catch (Exception ignored) {
-                // best effort: the next one must still be stopped
-            }
-        }
+        Stopping.closeAll(b, a, redis, HTTP);
     }
 
     @Test

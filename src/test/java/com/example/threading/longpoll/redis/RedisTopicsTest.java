@@ -36,15 +36,7 @@ class RedisTopicsTest {
 
     @AfterAll
     static void stopAll() {
-        for (AutoCloseable closeable : new AutoCloseable[] {b, a, redis, HTTP}) {
-            try {
-                if (closeable != null) {
-                    closeable.close();
-                }
-            } catch (Exception ignored) {
-                // best effort: the next one must still be stopped
-            }
-        }
+        Stopping.closeAll(b, a, redis, HTTP);
     }
 
     @Test

@@ -7,7 +7,8 @@
  * intended send time) and {@link com.example.threading.load.engine.H2loadLoad} (an h2load process, see
  * {@link com.example.threading.load.engine.H2load}, its per-request log recorded alike; the interval logs read back by
  * {@link com.example.threading.load.engine.HistogramLogs}), {@link com.example.threading.load.engine.PollingClients} (closed-loop long-poll
- * clients), {@link com.example.threading.load.engine.SimpleHttp} (one-off requests, admin tasks),
+ * clients), {@link com.example.threading.load.engine.TopicsTraffic} (chat rooms on the long-poll's topics, a ledger per
+ * client and room), {@link com.example.threading.load.engine.SimpleHttp} (one-off requests, admin tasks),
  * {@link com.example.threading.load.engine.PhaseRecorder} (every request's
  * {@link com.example.threading.load.engine.Outcome}, HdrHistogram latencies and one-second intervals), the
  * result records a phase ends in ({@link com.example.threading.load.engine.PhaseResult},

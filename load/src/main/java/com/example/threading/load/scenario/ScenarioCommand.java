@@ -5,6 +5,7 @@ import com.example.threading.load.engine.GcPauses;
 import com.example.threading.load.engine.JvmWatch;
 import com.example.threading.load.engine.Profiler;
 import com.example.threading.load.engine.Progress;
+import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.engine.ToolGcLog;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.JvmViews;
@@ -12,6 +13,7 @@ import com.example.threading.load.report.Report;
 import com.example.threading.load.target.Target;
 import com.example.threading.load.target.TargetOptions;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -169,6 +171,20 @@ public abstract class ScenarioCommand implements Callable<Integer> {
     protected final GcPauses servicePauses(Target service, Instant from, Instant to) throws IOException {
         JvmWatch watch = serviceWatches.get(service);
         return watch == null ? new GcPauses(0, 0, 0) : GcLog.pauses(watch.gcEvents(), from, to);
+    }
+
+    /** Waits until a started instance's health checks pass (e.g. its shared event stream is connected), at most 30 s. */
+    protected static void awaitHealthy(Target instance) throws InterruptedException {
+        URI health = instance.adminUri().orElseThrow().resolve("/healthcheck");
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try (SimpleHttp http = SimpleHttp.http1()) {
+            while (http.get(health, Duration.ofSeconds(5)).status() != 200) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(health + " not healthy within 30 s: is Redis reachable?");
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     /**

@@ -34,11 +34,13 @@ class ScenarioOptionsTest {
             "cluster", List.of("--clients", "--duration", "--instances", "--kill-one", "--poll-timeout", "--rate", "--redis-uri",
                     "--skip-in-process"),
             "topology", List.of("--baseline", "--compose", "--dockerfile", "--faults", "--followers", "--hold", "--instance", "--link-delay",
-                    "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"));
+                    "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"),
+            "topics", List.of("--clients", "--duration", "--instances", "--message-bytes", "--poll-timeout", "--rate", "--redis-uri", "--rooms",
+                    "--rooms-per-client", "--streams"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
             "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200),
-            "cluster", Duration.ofSeconds(300), "topology", Duration.ofSeconds(900));
+            "cluster", Duration.ofSeconds(300), "topology", Duration.ofSeconds(900), "topics", Duration.ofSeconds(600));
 
     private static CommandLine tool() {
         return ScenarioOptions.configure(new CommandLine(LoadTool.class));
@@ -46,7 +48,7 @@ class ScenarioOptionsTest {
 
     @Test
     void everyScenarioListsTheSharedOptionsAndItsOwnNothingMore() {
-        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak", "cluster", "topology");
+        assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak", "cluster", "topology", "topics");
         tool().getSubcommands().forEach((name, scenario) -> {
             TreeSet<String> expected = new TreeSet<>(SHARED);
             expected.addAll(OWN.get(name));

@@ -1,7 +1,6 @@
 package com.example.threading.load.scenario.cluster;
 
 import com.example.threading.load.engine.ClusterTraffic;
-import com.example.threading.load.engine.SimpleHttp;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.RedisServerProcess;
@@ -86,7 +85,7 @@ public final class ClusterScenario extends ScenarioCommand {
                     cluster.add(open(report, environment("redis", Map.of("EVENTS_REDIS_URI", redis.uri(), "EVENTS_REDIS_KEY", key)), List.of()));
                 }
                 for (Target instance : cluster) {
-                    awaitStreamHealthy(instance);
+                    awaitHealthy(instance);
                 }
                 List<URI> uris = cluster.stream().map(Target::applicationUri).toList();
                 Optional<Supplier<URI>> kill = killOne ? Optional.of(() -> {
@@ -100,20 +99,6 @@ public final class ClusterScenario extends ScenarioCommand {
             }
         }
         ClusterView.present(report, names, phases);
-    }
-
-    /** Waits until the instance's health checks pass (its events-stream is connected), at most 30 s. */
-    private static void awaitStreamHealthy(Target instance) throws InterruptedException {
-        URI health = instance.adminUri().orElseThrow().resolve("/healthcheck");
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        try (SimpleHttp http = SimpleHttp.http1()) {
-            while (http.get(health, Duration.ofSeconds(5)).status() != 200) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(health + " not healthy within 30 s: is Redis reachable?");
-                }
-                Thread.sleep(100);
-            }
-        }
     }
 
     private static Map<String, String> environment(String stream, Map<String, String> redis) {

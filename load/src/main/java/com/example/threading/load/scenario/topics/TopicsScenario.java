@@ -1,0 +1,151 @@
+package com.example.threading.load.scenario.topics;
+
+import com.example.threading.load.engine.GcPauses;
+import com.example.threading.load.engine.TopicsTraffic;
+import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
+import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.RedisServerProcess;
+import com.example.threading.load.target.Target;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * CometD's benchmark shape on the long-poll's topics: chat rooms as topics, each client one poll of all its rooms, a
+ * fixed message rate; in-process and on Redis. Does every member get every message of its rooms once and in order,
+ * how many deliveries per second, at what publish → read latency?
+ */
+@Command(name = "topics",
+        description = "CometD's benchmark shape on topics (rooms): per-room lost / duplicated / out-of-order messages, "
+                + "messages in/s, deliveries/s, publish -> read latency, server and tool CPU; in-process and on Redis.")
+public final class TopicsScenario extends ScenarioCommand {
+
+    @Option(names = "--clients", defaultValue = "1000", description = "Clients, each holding one poll of all its rooms (default: ${DEFAULT-VALUE})")
+    int clients;
+
+    @Option(names = "--rooms", defaultValue = "100", description = "Rooms, one topic each (default: ${DEFAULT-VALUE})")
+    int rooms;
+
+    @Option(names = "--rooms-per-client", defaultValue = "10", description = "Rooms each client is in (default: ${DEFAULT-VALUE})")
+    int roomsPerClient;
+
+    @Option(names = "--message-bytes", defaultValue = "50", description = "Size of each message's JSON (default: ${DEFAULT-VALUE})")
+    int messageBytes;
+
+    @Option(names = "--rate", defaultValue = "783", description = "Messages published per second, round-robin over the rooms and instances (default: ${DEFAULT-VALUE})")
+    double rate;
+
+    @Option(names = "--duration", defaultValue = "30s", description = "Publishing time per phase (default: ${DEFAULT-VALUE})")
+    Duration duration;
+
+    @Option(names = "--poll-timeout", defaultValue = "10", description = "timeout=<seconds> of each poll (default: ${DEFAULT-VALUE})")
+    int pollTimeout;
+
+    @Option(names = "--streams", split = ",", defaultValue = "in-process,redis",
+            description = "Phases: in-process (one instance), redis (--instances on one Redis) (default: ${DEFAULT-VALUE})")
+    List<String> streams;
+
+    @Option(names = "--instances", defaultValue = "2", description = "Instances in the redis phase; clients and publishes spread over them (default: ${DEFAULT-VALUE})")
+    int instances;
+
+    @Option(names = "--redis-uri", description = "A running loopback Redis (>= 6.2) instead of starting redis-server from the PATH")
+    URI redisUri;
+
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public TopicsScenario() {
+        super(Duration.ofSeconds(600));
+    }
+
+    @Override
+    protected void run(Report report) throws Exception {
+        if (target().runningService().isPresent()) {
+            throw new IllegalArgumentException("topics starts its own instances (fresh topics, and Redis for several); --url is not supported");
+        }
+        for (String stream : streams) {
+            if (!stream.equals("in-process") && !stream.equals("redis")) {
+                throw new IllegalArgumentException("--streams takes in-process and redis, not " + stream);
+            }
+        }
+        report.configure("clients", clients).configure("rooms", rooms).configure("rooms per client", roomsPerClient)
+                .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("duration per phase", duration)
+                .configure("poll timeout s", pollTimeout).configure("streams", String.join(",", streams)).configure("instances (redis)", instances);
+        report.summary(clients + " clients, each in " + roomsPerClient + " of " + rooms + " rooms (topics), hold one long poll of "
+                + "all their rooms with their cursors and poll again on each answer, while " + Report.num(rate) + " messages/s of "
+                + messageBytes + " bytes are published round-robin over the rooms, for " + duration.toSeconds() + " s per phase"
+                + " (CometD's benchmark shape; its published figures: 783 messages/s in, 78,211 deliveries/s out, p50 20 ms, p99 150 ms). "
+                + "Per client and room: lost, duplicated and out-of-order messages (goal: 0). Latency: from a publish's intended "
+                + "send time to each member's read of the answer.");
+        List<String> names = new ArrayList<>();
+        List<TopicsView.Phase> phases = new ArrayList<>();
+        for (String stream : streams) {
+            if (stream.equals("in-process")) {
+                try (Target single = open(report, environment(Map.of("EVENTS_STREAM", "in-process")), List.of())) {
+                    names.add("in-process, 1 instance");
+                    phases.add(measure(List.of(single)));
+                }
+            } else {
+                try (RedisServerProcess redis = redisUri != null ? RedisServerProcess.running(redisUri)
+                        : RedisServerProcess.start(report.directory().resolve("redis"))) {
+                    report.environment("Redis", redis.version() + (redisUri != null ? " at " + redisUri : " (redis-server from the PATH, no persistence)"));
+                    String key = "load-topics-" + System.currentTimeMillis();
+                    List<Target> cluster = new ArrayList<>();
+                    try {
+                        for (int i = 0; i < instances; i++) {
+                            cluster.add(open(report, environment(Map.of("EVENTS_STREAM", "redis", "EVENTS_REDIS_URI", redis.uri(),
+                                    "EVENTS_REDIS_KEY", key)), List.of()));
+                        }
+                        for (Target instance : cluster) {
+                            awaitHealthy(instance);
+                        }
+                        names.add("redis, " + instances + " instances");
+                        phases.add(measure(cluster));
+                    } finally {
+                        cluster.forEach(Target::close);
+                    }
+                }
+            }
+        }
+        TopicsView.present(report, names, phases);
+    }
+
+    private TopicsView.Phase measure(List<Target> services) throws Exception {
+        List<CpuClock> serverClocks = services.stream().map(service -> service.serverCpu().clock()).toList();
+        CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
+        Instant from = Instant.now();
+        TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(services.stream().map(Target::applicationUri).toList(),
+                clients, rooms, roomsPerClient, messageBytes, rate, duration, pollTimeout)).run();
+        Instant to = Instant.now();
+        double serverCpu = 0;
+        for (CpuClock clock : serverClocks) {
+            serverCpu += clock.percentSinceLast();
+        }
+        double toolCpu = toolClock.percentSinceLast();
+        long pauses = 0;
+        double pausedMs = 0;
+        double longestMs = 0;
+        for (Target service : services) {
+            GcPauses gc = servicePauses(service, from, to);
+            pauses += gc.count();
+            pausedMs += gc.totalMs();
+            longestMs = Math.max(longestMs, gc.maxMs());
+        }
+        return new TopicsView.Phase(result, serverCpu, toolCpu, new GcPauses(pauses, pausedMs, longestMs),
+                Duration.between(from, to).toMillis() / 1000.0);
+    }
+
+    private Map<String, String> environment(Map<String, String> stream) {
+        Map<String, String> environment = new LinkedHashMap<>(stream);
+        environment.put("EVENTS_TICK_PERIOD", "0");
+        environment.put("EVENTS_MAX_TOPICS_PER_POLL", Integer.toString(Math.max(16, roomsPerClient)));
+        environment.put("EVENTS_MAX_TOPICS", Integer.toString(Math.max(10_000, rooms + 1)));
+        return environment;
+    }
+}

@@ -1,0 +1,118 @@
+package com.example.threading.load.scenario.topics;
+
+import com.example.threading.load.engine.GcPauses;
+import com.example.threading.load.engine.TopicsTraffic;
+import com.example.threading.load.report.HistogramLogs;
+import com.example.threading.load.report.Plots;
+import com.example.threading.load.report.Report;
+import com.example.threading.load.report.Table;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The topics scenario's report: one row per phase with the delivery checks, the rates beside CometD's published ones,
+ * the latency percentiles, CPU and GC; the percentile plot; one {@code delivery-<n>.hlog} per phase; results.json's
+ * {@code topics}.
+ *
+ * <p>Thread-safety: stateless; call it on the report's thread.
+ */
+final class TopicsView {
+
+    /** CometD's published benchmark figures for this shape (long-polling, 1,000 clients, 100 rooms, 10 per client). */
+    static final double COMETD_DELIVERIES_PER_SECOND = 78_211;
+    static final double COMETD_P99_MS = 150;
+
+    /** One measured phase: the traffic's result, the servers' and the tool's CPU (% of all cores), the servers' GC. */
+    record Phase(TopicsTraffic.Result traffic, double serverCpuPercent, double toolCpuPercent, GcPauses serverGc, double seconds) {
+    }
+
+    private TopicsView() {
+    }
+
+    /** The tables, plot and data of the measured phases, named by {@code names} in the same order. */
+    static void present(Report report, List<String> names, List<Phase> phases) throws IOException {
+        List<List<String>> checks = new ArrayList<>();
+        List<List<String>> rates = new ArrayList<>();
+        Map<String, Histogram> histograms = new LinkedHashMap<>();
+        Map<String, Object> data = new LinkedHashMap<>();
+        for (int i = 0; i < phases.size(); i++) {
+            Phase phase = phases.get(i);
+            TopicsTraffic.Result t = phase.traffic();
+            String name = names.get(i);
+            Histogram latency = t.deliveryMicros();
+            histograms.put(name, latency);
+            HistogramLogs.write(report.directory().resolve("delivery-" + (i + 1) + ".hlog"), "publish -> read latency, microseconds: " + name, latency);
+            checks.add(List.of(name, Long.toString(t.published()), t.publishFailures() + kinds(t.publishFailureKinds()), Long.toString(t.expectedDeliveries()),
+                    Long.toString(t.deliveries()), Long.toString(t.lost()), Long.toString(t.duplicated()), Long.toString(t.outOfOrder()),
+                    Long.toString(t.missedAnswers()), Long.toString(t.polls()), Long.toString(t.timedOutPolls()), Long.toString(t.refusedPolls()), Long.toString(t.failedPolls())));
+            rates.add(List.of(name, Report.num(t.messagesPerSecond()), Report.num(t.deliveriesPerSecond()),
+                    Report.num(100 * t.deliveriesPerSecond() / COMETD_DELIVERIES_PER_SECOND) + " %", ms(latency, 50), ms(latency, 99),
+                    ms(latency, 99.9), Report.ms(latency.getMaxValue() / 1000.0), Report.num(phase.serverCpuPercent()),
+                    Report.num(phase.toolCpuPercent()), Report.ms(t.maxPublishLagMs()),
+                    phase.serverGc().count() + " / " + Report.ms(phase.serverGc().totalMs()) + " / " + Report.ms(phase.serverGc().maxMs())));
+            Map<String, Object> values = new LinkedHashMap<>();
+            values.put("instances", t.instances());
+            values.put("published", t.published());
+            values.put("publishFailures", t.publishFailures());
+            values.put("publishFailureKinds", t.publishFailureKinds());
+            values.put("expectedDeliveries", t.expectedDeliveries());
+            values.put("deliveries", t.deliveries());
+            values.put("lost", t.lost());
+            values.put("duplicated", t.duplicated());
+            values.put("outOfOrder", t.outOfOrder());
+            values.put("missedAnswers", t.missedAnswers());
+            values.put("polls", t.polls());
+            values.put("timedOutPolls", t.timedOutPolls());
+            values.put("refusedPolls", t.refusedPolls());
+            values.put("failedPolls", t.failedPolls());
+            values.put("messagesPerSecond", t.messagesPerSecond());
+            values.put("deliveriesPerSecond", t.deliveriesPerSecond());
+            values.put("p50Ms", latency.getValueAtPercentile(50) / 1000.0);
+            values.put("p99Ms", latency.getValueAtPercentile(99) / 1000.0);
+            values.put("maxMs", latency.getMaxValue() / 1000.0);
+            values.put("serverCpuPercent", phase.serverCpuPercent());
+            values.put("toolCpuPercent", phase.toolCpuPercent());
+            values.put("maxPublishLagMs", t.maxPublishLagMs());
+            values.put("serverGcPauses", phase.serverGc().count());
+            values.put("serverGcPausedMs", phase.serverGc().totalMs());
+            data.put(name, values);
+            if (t.maxPublishLagMs() > 100) {
+                report.note(name + ": the publisher sent up to " + Report.ms(t.maxPublishLagMs()) + " ms after a message's intended "
+                        + "time: the tool fell behind its schedule (latency still counts from the intended time).");
+            }
+            if (t.expectedDeliveries() > 0 && t.deliveries() < t.expectedDeliveries()) {
+                report.note(name + ": " + (t.expectedDeliveries() - t.deliveries()) + " deliveries missing (see lost).");
+            }
+        }
+        report.data("topics", data);
+        report.table(new Table("Topics: delivery checks per client and room",
+                List.of("phase", "published", "publish failures", "expected deliveries", "deliveries", "lost (not read by the end of the drain)", "duplicated",
+                        "out of order", "missed answers", "polls", "polls timed out (204)", "refused polls", "failed polls"), checks));
+        report.table(new Table("Topics: rates (over the publishing time) and publish → read latency; CometD published 78,211 deliveries/s at p99 150 ms",
+                List.of("phase", "messages in/s", "deliveries/s", "of CometD's", "p50 ms", "p99 ms", "p99.9 ms", "max ms",
+                        "server CPU %", "tool CPU %", "publisher lag max ms", "server GC pauses: count / total ms / longest ms"), rates));
+        if (!histograms.isEmpty()) {
+            Plots.percentiles(report.directory().resolve("delivery-percentiles.png"), "Publish → read latency by percentile", histograms);
+            report.plot("delivery-percentiles.png", "Publish → read latency, one line per phase.");
+        }
+        report.note("Server and tool share this machine's cores; CPU is in % of all cores. A deliveries/s figure below the "
+                + "offered one with nothing lost means the drain delivered the rest after publishing ended.");
+    }
+
+    private static String kinds(Map<String, Long> kinds) {
+        if (kinds.isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder(" (");
+        kinds.forEach((kind, count) -> text.append(text.length() > 2 ? ", " : "").append(count).append(" × ").append(kind));
+        return text.append(')').toString();
+    }
+
+    private static String ms(Histogram latency, double percentile) {
+        return Report.ms(latency.getValueAtPercentile(percentile) / 1000.0);
+    }
+}

@@ -1,0 +1,43 @@
+package com.example.threading.metrics;
+
+import com.codahale.metrics.ExponentiallyDecayingReservoir;
+import com.codahale.metrics.Reservoir;
+import com.codahale.metrics.Snapshot;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
+
+/**
+ * A Dropwizard reservoir that also hands every value to a Prometheus histogram's series: what a Dropwizard timer or
+ * histogram built on it records is then in both, {@code /metrics} keeping its decaying sample and {@code /prometheus}
+ * its cumulative buckets. Timers record nanoseconds, which {@code scale} turns into seconds.
+ *
+ * <p>Thread-safety: as safe as its parts: Dropwizard's {@link ExponentiallyDecayingReservoir} and the client's
+ * histogram series take concurrent updates; {@link #getSnapshot()} may run beside them.
+ */
+final class ObservingReservoir implements Reservoir {
+
+    private final Reservoir sample = new ExponentiallyDecayingReservoir();
+    private final DistributionDataPoint series;
+    private final double scale;
+
+    ObservingReservoir(DistributionDataPoint series, double scale) {
+        this.series = series;
+        this.scale = scale;
+    }
+
+    @Override
+    public int size() {
+        return sample.size();
+    }
+
+    /** Records {@code value} in the sample and, scaled, in the Prometheus series. */
+    @Override
+    public void update(long value) {
+        sample.update(value);
+        series.observe(value * scale);
+    }
+
+    @Override
+    public Snapshot getSnapshot() {
+        return sample.getSnapshot();
+    }
+}
