@@ -19,15 +19,18 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.cluster.pubsub.api.async.RedisClusterPubSubAsyncCommands;
+import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -41,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 
 /**
  * Events on a Redis Cluster ({@code events.stream.redis.cluster: true}): the same keys and scripts as on one Redis
@@ -89,6 +93,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
     private volatile Consumer<Event> subscriber;
     private volatile TickerLease tickerLease;
     private Thread readerThread;
+    private Disposable reconnects;
 
     private RedisClusterEventStream(RedisStreamConfiguration configuration, ObjectMapper mapper, MetricRegistry registry) {
         this.configuration = configuration;
@@ -110,6 +115,19 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
         this.pubSubClient = client(seeds, ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS, false);
         this.reader = new ShardedTopicReader(keys, calls, new StreamEntries(mapper), this::commands, this::pubSubCommands,
                 event -> subscriber.accept(event), metrics, this::connectAndProbe, commandTimeout.toMillis());
+    }
+
+    /** When a connection to a node is made again, subscribes again to the watched topics that node holds. */
+    private void subscribeAgainOnReconnect(io.lettuce.core.event.Event event) {
+        if (event instanceof ConnectionActivatedEvent activated && activated.remoteAddress() instanceof InetSocketAddress node) {
+            StatefulRedisClusterPubSubConnection<String, String> connection = pubSubConnection;
+            if (connection != null) {
+                reader.subscribeAgain(topic -> {
+                    RedisClusterNode holder = connection.getPartitions().getPartitionBySlot(SlotHash.getSlot(keys.stream(topic)));
+                    return holder != null && holder.getUri().getPort() == node.getPort();
+                });
+            }
+        }
     }
 
     /**
@@ -175,6 +193,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
     @Override
     public void start() {
         Objects.requireNonNull(subscriber, "subscribe before start");
+        reconnects = resources.eventBus().get().subscribe(this::subscribeAgainOnReconnect);
         readerThread = new Thread(reader, "events-redis-cluster-reader");
         readerThread.setDaemon(true);
         readerThread.start();
@@ -186,6 +205,9 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
             reader.stop();
             readerThread.interrupt();
             readerThread.join(5_000);
+        }
+        if (reconnects != null) {
+            reconnects.dispose();
         }
         TickerLease lease = tickerLease;
         if (lease != null) {

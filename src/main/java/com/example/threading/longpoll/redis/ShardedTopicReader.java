@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -157,6 +158,19 @@ final class ShardedTopicReader implements Runnable {
     /** Subscribes to every watched topic again (a new pub/sub connection). */
     void subscribeAll() {
         toSubscribe.addAll(positions.keySet());
+    }
+
+    /**
+     * Subscribes again, one channel per command, to the watched topics {@code onNode} accepts (those on a node whose
+     * connection was just made again): lettuce's own re-subscription sends all of a node's shard channels in one
+     * {@code SSUBSCRIBE}, which the node refuses ({@code CROSSSLOT}) as soon as they lie in different slots.
+     */
+    void subscribeAgain(Predicate<String> onNode) {
+        for (String topic : positions.keySet()) {
+            if (onNode.test(topic)) {
+                subscribe(topic);
+            }
+        }
     }
 
     /** Id of the newest event of {@code topic} delivered to the subscriber, 0 before the first or when not watched. */
