@@ -9,7 +9,7 @@ import jakarta.validation.constraints.Min;
  * virtual threads, and how many of them may run at once.
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * ServerVirtualThreads#register} on that same thread (and by whoever the lead wires to {@link #getMaxConcurrent}).
+ * ServerVirtualThreads#register} and the application's wiring (admission's default places) on that same thread.
  */
 public final class ServerVirtualThreadsConfiguration {
 

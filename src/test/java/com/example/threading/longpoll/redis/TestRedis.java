@@ -22,7 +22,7 @@ import redis.embedded.core.RedisServerBuilder;
  *
  * <p>Thread-safety: for the test thread only.
  */
-final class TestRedis implements AutoCloseable {
+public final class TestRedis implements AutoCloseable {
 
     private final int port;
     private final Path dir;
@@ -35,7 +35,7 @@ final class TestRedis implements AutoCloseable {
     }
 
     /** Starts a Redis; when no Redis binary can run here, fails the test under CI and skips it elsewhere. */
-    static TestRedis startOrSkip() {
+    public static TestRedis startOrSkip() {
         Path dir;
         try {
             dir = Files.createTempDirectory("test-redis-");
@@ -69,16 +69,17 @@ final class TestRedis implements AutoCloseable {
     }
 
     /** {@code redis://127.0.0.1:<port>}. */
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + port;
     }
 
-    int port() {
+    /** The port it listens on (127.0.0.1). */
+    public int port() {
         return port;
     }
 
     /** Stops the server (SIGTERM: it flushes its AOF); {@link #start} brings it back with the same data. */
-    void stop() {
+    public void stop() {
         try {
             server.stop();
         } catch (IOException e) {
@@ -87,7 +88,7 @@ final class TestRedis implements AutoCloseable {
     }
 
     /** Starts the server again on the same port and data. */
-    void start() {
+    public void start() {
         try {
             server.start();
         } catch (IOException e) {

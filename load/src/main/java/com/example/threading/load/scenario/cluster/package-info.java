@@ -1,5 +1,5 @@
 /**
- * {@code cluster}: the long-poll on several instances sharing one Redis Stream (issue #11). Publishers POST events
+ * {@code cluster}: the long-poll on several instances sharing one Redis Stream. Publishers POST events
  * to a random instance at a fixed rate; followers long-poll a random instance per poll, following {@code lastId};
  * each follower's ledger counts lost, duplicated and out-of-order events (goal: 0), and publish → delivery latency
  * is measured on the shared stream and, in the same run, on one in-process instance for comparison. With
