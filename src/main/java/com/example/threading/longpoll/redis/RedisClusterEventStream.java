@@ -144,8 +144,8 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
                 return stream.health();
             }
         });
-        environment.metrics().register("events.redis.reader.lag", (Gauge<Long>) stream.reader::lag);
-        environment.metrics().register("events.redis.reader.topics", (Gauge<Integer>) stream.reader::watched);
+        environment.metrics().register("events.redis.reader.lag", (Gauge<Long>) stream.reader.positions()::lag);
+        environment.metrics().register("events.redis.reader.topics", (Gauge<Integer>) stream.reader.positions()::watched);
         environment.metrics().register("events.redis.cluster.masters", (Gauge<Integer>) () -> stream.masters);
         environment.metrics().register("events.redis.cluster.masters.unreachable",
                 (Gauge<Integer>) stream.unreachableMasters::size);
@@ -228,18 +228,12 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
 
     @Override
     public CompletionStage<Event> publish(String topic, JsonNode data) {
-        return calls.publish(commands(), where(), connectProblem, topic, data, reader.lastId(topic)).thenApply(event -> {
-            reader.sawNewest(topic, event.id());
-            return event;
-        });
+        return calls.publish(commands(), where(), connectProblem, reader.positions(), topic, data);
     }
 
     @Override
     public CompletionStage<Read> after(String topic, long cursor, int limit) {
-        return calls.after(commands(), where(), connectProblem, topic, cursor, limit).thenApply(read -> {
-            reader.sawNewest(topic, read.newestId());
-            return read;
-        });
+        return calls.after(commands(), where(), connectProblem, reader.positions(), topic, cursor, limit);
     }
 
     private RedisAdvancedClusterAsyncCommands<String, String> commands() {
@@ -268,9 +262,9 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
         }
         if (!unreachable.isEmpty()) {
             return HealthCheck.Result.healthy("DEGRADED: %d of %d masters unreachable, publishes to their topics answer 503: "
-                    + "%s; reading %d topic(s) of %s", unreachable.size(), known, unreachable, reader.watched(), configuration.getKey());
+                    + "%s; reading %d topic(s) of %s", unreachable.size(), known, unreachable, reader.positions().watched(), configuration.getKey());
         }
-        return HealthCheck.Result.healthy("reading %d topic(s) of %s on %d masters at %s", reader.watched(), configuration.getKey(),
+        return HealthCheck.Result.healthy("reading %d topic(s) of %s on %d masters at %s", reader.positions().watched(), configuration.getKey(),
                 known, where());
     }
 

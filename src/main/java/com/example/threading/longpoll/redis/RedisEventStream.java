@@ -198,18 +198,12 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
 
     @Override
     public CompletionStage<Event> publish(String topic, JsonNode data) {
-        return calls.publish(commands(), where(), publishProblem, topic, data, reader.lastId(topic)).thenApply(event -> {
-            reader.sawNewest(topic, event.id());
-            return event;
-        });
+        return calls.publish(commands(), where(), publishProblem, reader.positions(), topic, data);
     }
 
     @Override
     public CompletionStage<Read> after(String topic, long cursor, int limit) {
-        return calls.after(commands(), where(), publishProblem, topic, cursor, limit).thenApply(read -> {
-            reader.sawNewest(topic, read.newestId());
-            return read;
-        });
+        return calls.after(commands(), where(), publishProblem, reader.positions(), topic, cursor, limit);
     }
 
     /** The publish connection's commands; null before the first connect. */

@@ -9,15 +9,14 @@ import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.api.async.RedisClusterPubSubAsyncCommands;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -28,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * The instance's one reader of the topics it watches on a Redis Cluster, in the shape of Centrifugo's per-channel
  * stream plus pub/sub. A multi-key {@code XREAD} cannot span slots there, so instead each publish announces its event
  * on the topic's shard channel ({@link StreamScripts#PUBLISH_AND_ANNOUNCE}), and the reader {@code SSUBSCRIBE}s to the
- * channels of the topics it watches (lettuce sends each to the master of the channel's slot, and subscribes again when
- * a node's connection comes back). Announcements are delivered to the subscriber (the hub) in id order per topic; the
+ * channels of the topics it watches (lettuce sends each to the master of the channel's slot; when a node's connection
+ * comes back the stream calls {@link #subscribeAgain}). Announcements are delivered to the subscriber (the hub) in id order per topic; the
  * stream is read ({@link StreamScripts#HISTORY}, an {@code XRANGE}) whenever the announcements alone cannot be
  * trusted to be complete:
  * <ul>
@@ -58,8 +57,6 @@ final class ShardedTopicReader implements Runnable {
     static final long ROUND_MS = 1000;
     /** Most entries one stream read returns. */
     static final int READ_BATCH = 512;
-    /** What a watched topic's position is before the reader has placed it in its stream. */
-    private static final long UNKNOWN = -1;
 
     /** A topic's announced event, or (event null) a request to read the topic's stream on from its last id. */
     private record Signal(String topic, Event announced) {
@@ -71,12 +68,10 @@ final class ShardedTopicReader implements Runnable {
     private final Supplier<RedisAdvancedClusterAsyncCommands<String, String>> commands;
     private final Supplier<RedisClusterPubSubAsyncCommands<String, String>> pubSub;
     private final Consumer<Event> subscriber;
-    private final RedisStreamMetrics metrics;
     private final Runnable onEachRound;
     private final long commandTimeoutMs;
 
-    private final Map<String, Long> positions = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> newestSeen = new ConcurrentHashMap<>();
+    private final TopicPositions positions;
     private final Set<String> toSubscribe = ConcurrentHashMap.newKeySet();
     private final BlockingQueue<Signal> signals = new LinkedBlockingQueue<>();
     /** Topics whose stream read failed; reader thread only. */
@@ -98,9 +93,9 @@ final class ShardedTopicReader implements Runnable {
         this.commands = commands;
         this.pubSub = pubSub;
         this.subscriber = subscriber;
-        this.metrics = metrics;
         this.onEachRound = onEachRound;
         this.commandTimeoutMs = commandTimeoutMs;
+        this.positions = new TopicPositions(metrics.gaps);
     }
 
     /** The pub/sub callbacks to add to the cluster pub/sub connection. */
@@ -109,7 +104,7 @@ final class ShardedTopicReader implements Runnable {
             @Override
             public void smessage(RedisClusterNode node, String channel, String message) {
                 String topic = keys.topicOf(channel);
-                if (topic == null || !positions.containsKey(topic)) {
+                if (topic == null || !positions.watches(topic)) {
                     return;
                 }
                 try {
@@ -130,7 +125,7 @@ final class ShardedTopicReader implements Runnable {
             @Override
             public void sunsubscribed(RedisClusterNode node, String channel, long count) {
                 String topic = keys.topicOf(channel);
-                if (topic != null && positions.containsKey(topic)) {
+                if (topic != null && positions.watches(topic)) {
                     toSubscribe.add(topic); // the server dropped it (its slot moved) or a forget crossed a watch
                 }
             }
@@ -139,15 +134,14 @@ final class ShardedTopicReader implements Runnable {
 
     /** Starts reading {@code topic}: subscribes to its channel, then places it where its stream is. */
     void watch(String topic) {
-        if (positions.putIfAbsent(topic, UNKNOWN) == null) {
+        if (positions.watch(topic)) {
             subscribe(topic);
         }
     }
 
     /** Stops reading {@code topic} and unsubscribes from its channel. */
     void forget(String topic) {
-        positions.remove(topic);
-        newestSeen.remove(topic);
+        positions.forget(topic);
         toSubscribe.remove(topic);
         RedisClusterPubSubAsyncCommands<String, String> current = pubSub.get();
         if (current != null) {
@@ -157,7 +151,7 @@ final class ShardedTopicReader implements Runnable {
 
     /** Subscribes to every watched topic again (a new pub/sub connection). */
     void subscribeAll() {
-        toSubscribe.addAll(positions.keySet());
+        toSubscribe.addAll(positions.topics());
     }
 
     /**
@@ -166,46 +160,16 @@ final class ShardedTopicReader implements Runnable {
      * {@code SSUBSCRIBE}, which the node refuses ({@code CROSSSLOT}) as soon as they lie in different slots.
      */
     void subscribeAgain(Predicate<String> onNode) {
-        for (String topic : positions.keySet()) {
+        for (String topic : positions.topics()) {
             if (onNode.test(topic)) {
                 subscribe(topic);
             }
         }
     }
 
-    /** Id of the newest event of {@code topic} delivered to the subscriber, 0 before the first or when not watched. */
-    long lastId(String topic) {
-        return Math.max(0, positions.getOrDefault(topic, 0L));
-    }
-
-    /** Whether the reader has placed {@code topic} in its stream. */
-    boolean placed(String topic) {
-        Long position = positions.get(topic);
-        return position != null && position != UNKNOWN;
-    }
-
-    /** Topics watched now. */
-    int watched() {
-        return positions.size();
-    }
-
-    /** Events known to exist on the watched topics and not yet delivered. */
-    long lag() {
-        long lag = 0;
-        for (Map.Entry<String, Long> position : positions.entrySet()) {
-            AtomicLong newest = newestSeen.get(position.getKey());
-            if (newest != null && position.getValue() >= 0) {
-                lag += Math.max(0, newest.get() - position.getValue());
-            }
-        }
-        return lag;
-    }
-
-    /** Records an id known to exist on {@code topic} (e.g. one this instance just published). */
-    void sawNewest(String topic, long id) {
-        if (positions.containsKey(topic)) {
-            newestSeen.computeIfAbsent(topic, t -> new AtomicLong()).accumulateAndGet(id, Math::max);
-        }
+    /** Where the reader is on each watched topic. */
+    TopicPositions positions() {
+        return positions;
     }
 
     @Override
@@ -240,12 +204,14 @@ final class ShardedTopicReader implements Runnable {
         onEachRound.run();
         for (String topic : List.copyOf(toSubscribe)) {
             toSubscribe.remove(topic);
-            if (positions.containsKey(topic)) {
+            if (positions.watches(topic)) {
                 subscribe(topic);
             }
         }
         for (String topic : List.copyOf(toReadAgain)) {
-            readOn(topic);
+            if (!readOn(topic)) {
+                break; // one wait per round: a master that hangs must not hold up the other masters' topics for long
+            }
         }
     }
 
@@ -256,7 +222,7 @@ final class ShardedTopicReader implements Runnable {
             return;
         }
         current.ssubscribe(keys.stream(topic)).whenComplete((ok, failure) -> {
-            if (failure != null && positions.containsKey(topic)) {
+            if (failure != null && positions.watches(topic)) {
                 LOG.debug("subscribing to {} failed, trying again: {}", topic, failure.toString());
                 toSubscribe.add(topic);
             }
@@ -265,38 +231,44 @@ final class ShardedTopicReader implements Runnable {
 
     private void handle(Signal signal) {
         String topic = signal.topic();
-        Long position = positions.get(topic);
+        Long position = positions.position(topic);
         if (position == null) {
             return; // forgotten meanwhile
         }
         Event announced = signal.announced();
-        if (announced == null || position == UNKNOWN) {
+        if (announced == null || position == TopicPositions.UNKNOWN) {
             readOn(topic);
         } else if (announced.id() == position + 1) {
-            deliver(topic, position, announced);
+            positions.deliver(topic, position, announced, subscriber);
         } else if (announced.id() > position + 1) {
             readOn(topic); // a gap: the ids between are in the stream
         }
         // else: at or below the last id, a duplicate
     }
 
-    /** Places {@code topic} if new, then delivers what its stream holds after its last id; on failure tries again next round. */
-    private void readOn(String topic) {
+    /**
+     * Places {@code topic} if new, then delivers what its stream holds after its last id; false when that failed (it is
+     * tried again next round).
+     */
+    private boolean readOn(String topic) {
         RedisAdvancedClusterAsyncCommands<String, String> redis = commands.get();
         if (redis == null) {
             toReadAgain.add(topic);
-            return;
+            return false;
         }
         try {
-            Long position = positions.get(topic);
-            if (position != null && position == UNKNOWN) {
-                position = place(redis, topic);
+            Long position = positions.position(topic);
+            if (position != null && position == TopicPositions.UNKNOWN) {
+                List<Object> counterAndNewest = await(redis.<List<Object>>eval(StreamScripts.PLACE, ScriptOutputType.MULTI,
+                        keys.stream(topic), keys.counter(topic)));
+                position = positions.place(topic, ((Number) counterAndNewest.get(0)).longValue(),
+                        String.valueOf(counterAndNewest.get(1)));
             }
             while (position != null) {
                 Read read = await(calls.history(redis, topic, position, READ_BATCH));
-                sawNewest(topic, read.newestId());
+                positions.sawNewest(topic, read.newestId());
                 for (Event event : read.events()) {
-                    position = deliver(topic, position, event);
+                    position = positions.deliver(topic, position, event, subscriber);
                     if (position == null) {
                         break;
                     }
@@ -306,46 +278,15 @@ final class ShardedTopicReader implements Runnable {
                 }
             }
             toReadAgain.remove(topic);
+            return true;
         } catch (ExecutionException | TimeoutException | RuntimeException failure) {
             LOG.debug("reading the stream of {} failed, trying again: {}", topic, failure.toString());
             toReadAgain.add(topic);
+            return false;
         }
     }
 
-    /** Places a new topic just before its stream's newest entry (or at its counter); null if it was forgotten meanwhile. */
-    private Long place(RedisAdvancedClusterAsyncCommands<String, String> redis, String topic)
-            throws ExecutionException, TimeoutException {
-        List<Object> counterAndNewest = await(redis.<List<Object>>eval(StreamScripts.PLACE, ScriptOutputType.MULTI,
-                keys.stream(topic), keys.counter(topic)));
-        long numbered = ((Number) counterAndNewest.get(0)).longValue();
-        String newestEntry = String.valueOf(counterAndNewest.get(1));
-        long position = newestEntry.isEmpty() ? numbered : StreamEntries.idOf(newestEntry) - 1;
-        if (!positions.replace(topic, UNKNOWN, position)) {
-            return null;
-        }
-        sawNewest(topic, numbered);
-        return position;
-    }
-
-    /** Hands {@code event} to the subscriber if it follows {@code lastId}; the new position, null if forgotten meanwhile. */
-    private Long deliver(String topic, long lastId, Event event) {
-        if (event.id() <= lastId) {
-            return lastId;
-        }
-        if (lastId > 0 && event.id() > lastId + 1) {
-            metrics.gaps.mark();
-            LOG.warn("topic {}: ids {} to {} are gone from its stream (trimmed while this reader was cut off, or lost "
-                    + "by Redis); clients of this instance skip them", topic, lastId + 1, event.id() - 1);
-        }
-        subscriber.accept(event);
-        if (!positions.replace(topic, lastId, event.id())) {
-            return null;
-        }
-        sawNewest(topic, event.id());
-        return event.id();
-    }
-
-    private <T> T await(java.util.concurrent.CompletionStage<T> stage) throws ExecutionException, TimeoutException {
+    private <T> T await(CompletionStage<T> stage) throws ExecutionException, TimeoutException {
         try {
             return stage.toCompletableFuture().get(commandTimeoutMs * 2, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -42,10 +42,12 @@ final class TopicCalls {
 
     /**
      * Numbers and appends {@code data} on {@code topic} through {@code redis} (null: not connected, because of
-     * {@code problem}), raising the counter to {@code floor} first if Redis lost it; {@code where} names Redis in errors.
+     * {@code problem}), raising the counter first to the newest id the reader delivered ({@code positions}) if Redis
+     * lost it, and records the new id there; {@code where} names Redis in errors.
      */
     CompletionStage<Event> publish(RedisScriptingAsyncCommands<String, String> redis, String where, String problem,
-                                   String topic, JsonNode data, long floor) {
+                                   TopicPositions positions, String topic, JsonNode data) {
+        long floor = positions.lastId(topic);
         if (redis == null) {
             metrics.publishFailures.mark();
             return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis at " + where + ": " + problem));
@@ -66,16 +68,18 @@ final class TopicCalls {
             }
             metrics.publishLatency.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             long id = Long.parseLong(String.valueOf(idAndTime.get(0)));
+            positions.sawNewest(topic, id);
             return new Event(id, topic, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idAndTime.get(1)))), data);
         });
     }
 
     /**
      * The events of {@code topic} after {@code cursor} the stream holds (at most {@code limit}), with the newest id
-     * numbered, read through {@code redis} (null: not connected, because of {@code problem}).
+     * numbered, read through {@code redis} (null: not connected, because of {@code problem}); the newest id is
+     * recorded in {@code positions}.
      */
     CompletionStage<Read> after(RedisScriptingAsyncCommands<String, String> redis, String where, String problem,
-                                String topic, long cursor, int limit) {
+                                TopicPositions positions, String topic, long cursor, int limit) {
         if (redis == null) {
             metrics.historyReadFailures.mark();
             return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis at " + where + ": " + problem));
@@ -86,6 +90,7 @@ final class TopicCalls {
                 metrics.historyReadFailures.mark();
                 throw new IllegalStateException("Redis at " + where + " could not read the stream: " + failure, failure);
             }
+            positions.sawNewest(topic, read.newestId());
             return read;
         });
     }
