@@ -26,6 +26,7 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.cluster.pubsub.api.async.RedisClusterPubSubAsyncCommands;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
+import io.lettuce.core.event.connection.ConnectionDeactivatedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -77,6 +78,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
     private final TopicKeys keys;
     private final TopicCalls calls;
     private final MetricRegistry registry;
+    private final RedisStreamMetrics metrics;
     private final ClientResources resources;
     private final RedisClusterClient commandClient;
     private final RedisClusterClient pubSubClient;
@@ -99,7 +101,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
         this.configuration = configuration;
         this.keys = new TopicKeys(configuration.getKey());
         this.registry = registry;
-        RedisStreamMetrics metrics = new RedisStreamMetrics(registry);
+        this.metrics = new RedisStreamMetrics(registry);
         this.calls = new TopicCalls(keys, mapper, metrics, configuration.getMaxLen(), StreamScripts.PUBLISH_AND_ANNOUNCE);
         this.commandTimeout = Duration.ofMillis(configuration.getCommandTimeout().toMilliseconds());
         Duration maxDelay = Duration.ofMillis(configuration.getMaxReconnectDelay().toMilliseconds());
@@ -117,8 +119,14 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
                 event -> subscriber.accept(event), metrics, this::connectAndProbe, commandTimeout.toMillis());
     }
 
-    /** When a connection to a node is made again, subscribes again to the watched topics that node holds. */
-    private void subscribeAgainOnReconnect(io.lettuce.core.event.Event event) {
+    /**
+     * Counts lost node connections ({@code events.redis.reader.reconnects}, as the single-Redis reader counts its own);
+     * when a connection to a node is made again, subscribes again to the watched topics that node holds.
+     */
+    private void onConnectionEvent(io.lettuce.core.event.Event event) {
+        if (event instanceof ConnectionDeactivatedEvent) {
+            metrics.reconnects.mark();
+        }
         if (event instanceof ConnectionActivatedEvent activated && activated.remoteAddress() instanceof InetSocketAddress node) {
             StatefulRedisClusterPubSubConnection<String, String> connection = pubSubConnection;
             if (connection != null) {
@@ -193,7 +201,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
     @Override
     public void start() {
         Objects.requireNonNull(subscriber, "subscribe before start");
-        reconnects = resources.eventBus().get().subscribe(this::subscribeAgainOnReconnect);
+        reconnects = resources.eventBus().get().subscribe(this::onConnectionEvent);
         readerThread = new Thread(reader, "events-redis-cluster-reader");
         readerThread.setDaemon(true);
         readerThread.start();

@@ -55,6 +55,7 @@ class RedisClusterFaultTest {
         CompletableFuture<Answer> parkedOnDown = HTTP.getAsync(b.url("/events?topic=" + down + ":3&timeout=60"));
         CompletableFuture<Answer> parkedOnUp = HTTP.getAsync(b.url("/events?topic=" + up + ":0&timeout=60"));
         Await.until(() -> b.admin().gauge("events.parked") == 2, Duration.ofSeconds(20), "two polls parked on B");
+        long reconnectsBefore = b.admin().count("events.redis.reader.reconnects");
 
         cluster.stop(1);
         for (ServiceInstance instance : List.of(a, b)) {
@@ -85,6 +86,7 @@ class RedisClusterFaultTest {
                 Duration.ofSeconds(20), "a publish to the restarted master's topic taken");
         assertThat(published.json().get("id").asLong()).as("ids go on: the master kept its counter (AOF)").isEqualTo(4);
         assertThat(ids(parkedOnDown.get(20, TimeUnit.SECONDS).json())).containsExactly(4L);
+        assertThat(b.admin().count("events.redis.reader.reconnects")).as("lost node connections counted").isGreaterThan(reconnectsBefore);
         for (ServiceInstance instance : List.of(a, b)) {
             JsonNode history = HTTP.get(instance.url("/events?topic=" + down + ":0&timeout=5")).json();
             assertThat(history.get("missed").asBoolean()).isFalse();
