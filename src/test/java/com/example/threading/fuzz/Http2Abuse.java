@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HostPortHttpField;
@@ -22,6 +24,7 @@ import org.eclipse.jetty.http2.api.Session;
 import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.frames.DataFrame;
+import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.http2.frames.ResetFrame;
 import org.eclipse.jetty.util.Callback;
@@ -32,8 +35,13 @@ import org.eclipse.jetty.util.Callback;
  * storms of streams reset right after their HEADERS (RST_STREAM, the "rapid reset" pattern), many streams at once,
  * and more streams at once than the server allows.
  *
- * <p>Thread-safety: the client is thread-safe; each call uses a connection of its own; the stream listeners run on
- * the client's threads and complete futures the calling thread waits on.
+ * <p>A stream whose session ends first is answered {@code -1} too: Jetty's client fails the whole session when its
+ * own HPACK encoder refuses one stream's HEADERS (a header list above the server's {@code SETTINGS_MAX_HEADER_LIST_SIZE},
+ * e.g. a 9,000-character path), and then tells the session's other streams only {@code onClosed}, neither
+ * {@code onReset} nor {@code onFailure}; without the session's end those streams would wait forever.
+ *
+ * <p>Thread-safety: the client is thread-safe; each call uses a connection of its own; the stream and session
+ * listeners run on the client's threads and complete futures the calling thread waits on.
  */
 final class Http2Abuse implements AutoCloseable {
 
@@ -49,11 +57,12 @@ final class Http2Abuse implements AutoCloseable {
 
     /** Sends every request on its own stream of one new connection, all at once; the answers in the same order (status -1 if the stream failed). */
     List<Reply> send(List<FuzzRequest> requests) throws Exception {
-        Session session = connect();
+        SessionEnd end = new SessionEnd();
+        Session session = connect(end);
         try {
             List<CompletableFuture<Reply>> answers = new ArrayList<>();
             for (FuzzRequest request : requests) {
-                answers.add(exchange(session, request));
+                answers.add(end.answersTo(exchange(session, request)));
             }
             List<Reply> replies = new ArrayList<>();
             for (CompletableFuture<Reply> answer : answers) {
@@ -82,7 +91,7 @@ final class Http2Abuse implements AutoCloseable {
 
     /** Opens {@code streams} streams to {@code target} and resets each one right after its HEADERS. */
     void resetStorm(String target, int streams) throws Exception {
-        Session session = connect();
+        Session session = connect(new SessionEnd());
         try {
             for (int i = 0; i < streams && !session.isClosed(); i++) {
                 CompletableFuture<Stream> opened = session.newStream(headers(request("GET", target, HttpFields.EMPTY), true),
@@ -113,16 +122,17 @@ final class Http2Abuse implements AutoCloseable {
      * client otherwise takes as its own. Also returns the server's limit, as the first element's status.
      */
     List<Reply> overTheStreamLimit(String target, int extra) throws Exception {
-        Session session = connect();
+        SessionEnd end = new SessionEnd();
+        Session session = connect(end);
         try {
             // One round trip, so the server's SETTINGS have arrived and set the client's limit; then lift it.
-            exchange(session, get(target.replaceAll("\\?.*", "") + "?timeout=1")).get(WAIT_SECONDS, TimeUnit.SECONDS);
+            end.answersTo(exchange(session, get(target.replaceAll("\\?.*", "") + "?timeout=1"))).get(WAIT_SECONDS, TimeUnit.SECONDS);
             HTTP2Session http2 = (HTTP2Session) session;
             int limit = http2.getMaxLocalStreams();
             http2.setMaxLocalStreams(-1);
             List<CompletableFuture<Reply>> answers = new ArrayList<>();
             for (int i = 0; i < limit + extra; i++) {
-                answers.add(exchange(session, get(target)));
+                answers.add(end.answersTo(exchange(session, get(target))));
             }
             List<Reply> replies = new ArrayList<>();
             replies.add(new Reply(limit, Map.of(), "the server's limit"));
@@ -144,9 +154,45 @@ final class Http2Abuse implements AutoCloseable {
         }
     }
 
-    private Session connect() throws Exception {
-        return client.connect(new InetSocketAddress("127.0.0.1", port), new Session.Listener() { })
-                .get(WAIT_SECONDS, TimeUnit.SECONDS);
+    private Session connect(SessionEnd end) throws Exception {
+        return client.connect(new InetSocketAddress("127.0.0.1", port), end).get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Answers {@code -1} every stream of its session still without an answer once the session has failed or closed:
+     * no frame can arrive after that. Registered answers that are already complete are left as they are.
+     */
+    private static final class SessionEnd implements Session.Listener {
+        private final Queue<CompletableFuture<Reply>> answers = new ConcurrentLinkedQueue<>();
+        private volatile String ended;
+
+        /** Registers {@code answer} to be completed when the session ends first; returns it. */
+        CompletableFuture<Reply> answersTo(CompletableFuture<Reply> answer) {
+            answers.add(answer);
+            if (ended != null) {
+                end(ended); // the session ended while the stream was being opened
+            }
+            return answer;
+        }
+
+        @Override
+        public void onFailure(Session session, Throwable failure, Callback callback) {
+            end("the client's session failed: " + failure);
+            callback.succeeded();
+        }
+
+        @Override
+        public void onClose(Session session, GoAwayFrame frame, Callback callback) {
+            end("the session closed: " + frame);
+            callback.succeeded();
+        }
+
+        private void end(String why) {
+            ended = why;
+            for (CompletableFuture<Reply> answer : answers) {
+                answer.complete(new Reply(-1, Map.of(), "no answer before " + why));
+            }
+        }
     }
 
     private CompletableFuture<Reply> exchange(Session session, FuzzRequest request) {
