@@ -3,6 +3,7 @@ package com.example.threading.longpoll;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,29 +57,45 @@ final class ArchivedCursors {
      * is now; never fails (an unreadable archive is {@link Kind#UNAVAILABLE}).
      */
     CompletionStage<Resolution> resolve(String topic, Long cursor) {
+        return resolve(topic, cursor, true);
+    }
+
+    private CompletionStage<Resolution> resolve(String topic, Long cursor, boolean mayReadAgain) {
         CompletionStage<EventArchive.Read> read;
         try {
             read = archive.after(topic, cursor == null ? 0 : cursor, cursor == null ? 0 : limit);
         } catch (RuntimeException brokenArchive) {
             read = CompletableFuture.failedFuture(brokenArchive);
         }
-        return read.handle((log, failure) -> {
-            if (failure != null) {
-                LOG.debug("event archive unavailable for {} after {}: {}", topic, cursor, failure.toString());
-                return new Resolution(Kind.UNAVAILABLE, null, 0);
-            }
-            if (cursor == null) {
-                return new Resolution(Kind.WAIT, null, log.newestId()); // the next event after the newest
-            }
-            if (!log.events().isEmpty()) {
-                List<Event> events = log.events();
-                return new Resolution(Kind.NEWS,
-                        new EventBatch(events, events.get(0).id() != cursor + 1, events.get(events.size() - 1).id()), 0);
-            }
-            long readHere = lastIdReadHere.applyAsLong(topic);
-            return cursor <= log.newestId() && cursor >= readHere
-                    ? new Resolution(Kind.WAIT, null, cursor)
-                    : new Resolution(Kind.RING, new EventBatch(List.of(), true, Math.max(log.newestId(), readHere)), 0);
-        });
+        return read.handle((log, failure) -> decide(topic, cursor, log, failure, mayReadAgain))
+                .thenCompose(Function.identity());
+    }
+
+    private CompletionStage<Resolution> decide(String topic, Long cursor, EventArchive.Read log, Throwable failure,
+                                               boolean mayReadAgain) {
+        if (failure != null) {
+            LOG.debug("event archive unavailable for {} after {}: {}", topic, cursor, failure.toString());
+            return CompletableFuture.completedFuture(new Resolution(Kind.UNAVAILABLE, null, 0));
+        }
+        if (cursor == null) {
+            return CompletableFuture.completedFuture(new Resolution(Kind.WAIT, null, log.newestId())); // the next event after the newest
+        }
+        if (!log.events().isEmpty()) {
+            List<Event> events = log.events();
+            return CompletableFuture.completedFuture(new Resolution(Kind.NEWS,
+                    new EventBatch(events, events.get(0).id() != cursor + 1, events.get(events.size() - 1).id()), 0));
+        }
+        long readHere = lastIdReadHere.applyAsLong(topic);
+        if (cursor <= log.newestId() && cursor >= readHere) {
+            return CompletableFuture.completedFuture(new Resolution(Kind.WAIT, null, cursor));
+        }
+        if (cursor < readHere && mayReadAgain) {
+            // Nothing after the cursor when the stream was read, yet this instance has read past it since: published
+            // meanwhile, and the reader may have started the topic's ring above the cursor. Read again, or the
+            // poll would be answered "missed" for events the stream holds.
+            return resolve(topic, cursor, false);
+        }
+        return CompletableFuture.completedFuture(
+                new Resolution(Kind.RING, new EventBatch(List.of(), true, Math.max(log.newestId(), readHere)), 0));
     }
 }

@@ -136,6 +136,26 @@ class EventHubArchiveTest {
         assertThat(hub.parkedCount()).isZero();
     }
 
+    @Test
+    void anArchiveReadOvertakenByTheReaderIsReadAgainNotAnsweredMissed() throws IOException {
+        log.add(Hubs.event(1));
+        numbered = 1; // the stream holds 1; this hub has read nothing of the topic yet, so the cursor goes to the archive
+        nextRead = new CompletableFuture<>();
+        CompletableFuture<EventArchive.Read> pending = nextRead;
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        hub.poll(poll, Hubs.at(1L), 60_000);
+        // Meanwhile 2, 3 and 4 are published elsewhere, and the reader starts the topic at the stream's newest entry.
+        log.add(Hubs.event(2));
+        log.add(Hubs.event(3));
+        numbered = 4;
+        deliver(4);
+        pending.complete(new EventArchive.Read(List.of(), 1)); // what the stream held when it was read
+        assertThat(poll.status()).isEqualTo(200);
+        assertThat(json(poll).get("missed").asBoolean()).as("2 and 3 are in the stream").isFalse();
+        assertThat(ids(poll)).containsExactly(2L, 3L, 4L);
+        assertThat(hub.parkedCount()).isZero();
+    }
+
     private CompletionStage<EventArchive.Read> read(long cursor, int limit) {
         if (nextRead != null) {
             CompletableFuture<EventArchive.Read> read = nextRead;
