@@ -29,6 +29,7 @@ public final class JettyBundle<C extends Configuration> implements ConfiguredBun
     @Override
     public void run(C configuration, Environment environment) {
         ExecutionStrategies.register(environment, section.apply(configuration));
+        HeaderFieldCache.register(environment, section.apply(configuration).isHeaderFieldCache());
         JettyThreadPoolHealthCheck.register(environment);
     }
 }

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import jakarta.validation.constraints.NotNull;
 
 /**
- * The {@code jetty} section of config.yml: how the application connector runs what its selectors produce.
+ * The {@code jetty} section of config.yml: how the application connector runs what its selectors produce, and whether
+ * its HTTP/1.1 connections keep a header field cache.
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
  * ExecutionStrategies#register} on that same thread.
@@ -15,6 +16,18 @@ public final class JettyConfiguration {
     @NotNull
     @JsonProperty
     private ExecutionStrategyMode executionStrategy = ExecutionStrategyMode.ADAPTIVE;
+
+    /**
+     * Whether Jetty keeps a cache of repeated request header fields per HTTP/1.1 connection (48 KiB per connection at
+     * Dropwizard's headerCacheSize of 512 B); false: none (see {@link HeaderFieldCache}).
+     */
+    @JsonProperty
+    private boolean headerFieldCache;
+
+    /** Whether each HTTP/1.1 connection keeps Jetty's header field cache. */
+    public boolean isHeaderFieldCache() {
+        return headerFieldCache;
+    }
 
     /** The mode the application thread pool is set to before it starts. */
     public ExecutionStrategyMode getExecutionStrategy() {
