@@ -1,6 +1,10 @@
 package com.example.threading.load.target;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -49,6 +53,29 @@ public final class ChildProcesses {
         } catch (InterruptedException e) {
             child.destroyForcibly();
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Ends a child that reads commands on its standard input: says {@code lastWords} (if any) and closes its input, then
+     * kills it if it has not exited within 5 s; drops its {@link #killOnExit} hook.
+     */
+    public static void endByInput(Process child, Thread hook, Optional<String> lastWords) {
+        try {
+            if (child.isAlive()) {
+                lastWords.ifPresent(words -> new PrintStream(child.getOutputStream(), true, StandardCharsets.UTF_8).println(words));
+                child.getOutputStream().close();
+            }
+            if (!child.waitFor(5, TimeUnit.SECONDS)) {
+                child.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (IOException e) {
+            child.destroyForcibly();
+        } catch (InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
+        } finally {
+            dropHook(hook);
         }
     }
 }

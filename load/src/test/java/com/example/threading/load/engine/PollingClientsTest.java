@@ -91,10 +91,10 @@ class PollingClientsTest {
         try {
             PhaseRecorder recorder = new PhaseRecorder("/events", dir.resolve("events.hlog"), new ServerCpu(Optional.empty()));
             URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/events");
-            PollingClients clients = new PollingClients(uri, CLIENTS, ITERATIONS, 5, false, recorder);
+            PollingClients clients = new PollingClients(uri, CLIENTS, ITERATIONS, 5, false);
             boolean complete;
             try (Progress progress = Progress.start(false, "test", 0)) {
-                complete = clients.run(System.nanoTime() + TimeUnit.SECONDS.toNanos(30), progress);
+                complete = clients.run(recorder, System.nanoTime() + TimeUnit.SECONDS.toNanos(30), progress);
             }
             PhaseResult result = recorder.finish("HTTP/1.1", "/events", 0);
 
@@ -103,11 +103,13 @@ class PollingClientsTest {
             assertThat(result.count(Outcome.OK)).isEqualTo(CLIENTS * ITERATIONS);
             assertThat(clients.events()).isEqualTo(CLIENTS * ITERATIONS);
             assertThat(clients.unparsable()).isZero();
+            // A connection of its own per client, open before the first poll; the server closed none.
+            assertThat(clients.connections()).isEqualTo(new ClientConnections(CLIENTS, CLIENTS, CLIENTS, CLIENTS, 0, 0));
             // The first poll of each client has no cursor; every later one carries the last id it was given.
             assertThat(withCursor.get()).isEqualTo(CLIENTS * (ITERATIONS - 1));
             assertThat(cursorAhead.get()).isZero();
             assertThat(result.latencyMs().max()).isLessThan(5_000);
-            assertThatThrownBy(() -> clients.run(System.nanoTime() + TimeUnit.SECONDS.toNanos(1), Progress.start(false, "again", 0)))
+            assertThatThrownBy(() -> clients.run(recorder, System.nanoTime() + TimeUnit.SECONDS.toNanos(1), Progress.start(false, "again", 0)))
                     .as("clients run once").isInstanceOf(IllegalStateException.class);
         } finally {
             server.stop(0);

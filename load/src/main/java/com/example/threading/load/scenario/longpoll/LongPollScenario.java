@@ -1,7 +1,10 @@
 package com.example.threading.load.scenario.longpoll;
 
 import com.example.threading.load.engine.GeneratedLoad;
+import com.example.threading.load.engine.HistogramLogs;
+import com.example.threading.load.engine.MergedPhase;
 import com.example.threading.load.engine.PhaseRecorder;
+import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.PollingClients;
 import com.example.threading.load.engine.Progress;
 import com.example.threading.load.engine.SimpleHttp;
@@ -10,11 +13,14 @@ import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.Target;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -61,6 +67,12 @@ public final class LongPollScenario extends ScenarioCommand {
     @Option(names = "--endpoint-limit", defaultValue = "300s", description = "Hard limit per endpoint (default: ${DEFAULT-VALUE})")
     Duration endpointLimit;
 
+    @Option(names = "--processes", defaultValue = "0", description = "Client processes: 0 = the clients run in this JVM up to "
+            + ClientShares.CLIENTS_PER_PROCESS + ", and beyond that in ceil(C / " + ClientShares.CLIENTS_PER_PROCESS + ") child JVMs; "
+            + "N >= 1 = in N child JVMs, each with its share of the clients, its own open files (one socket per client), CPU and GC "
+            + "(default: ${DEFAULT-VALUE})")
+    int processes;
+
     /** A run with this scenario's defaults, filled in by picocli. */
     public LongPollScenario() {
         super(Duration.ofSeconds(600));
@@ -73,6 +85,8 @@ public final class LongPollScenario extends ScenarioCommand {
                 .configure("Jetty maxThreads", threads).configure("endpoints", endpoints).configure("poll timeout s", pollTimeout)
                 .configure("cursor", waitNext ? "none (every poll waits for the next event)" : "after = last id seen")
                 .configure("limit per endpoint", endpointLimit)
+                .configure("client processes", ClientShares.processes(processes, clients) == 0 ? "none: the clients run in the tool's JVM"
+                        : ClientShares.processes(processes, clients) + " child JVMs")
                 .configure("on virtual threads", onVirtualThreads.isEmpty() ? "none"
                         : onVirtualThreads + " once more, each on a fresh service with SERVER_VIRTUAL_THREADS=true (the other "
                         + "endpoints' services run on platform threads; 'service overrides' below shows the last service started)");
@@ -123,6 +137,7 @@ public final class LongPollScenario extends ScenarioCommand {
             pollOnVirtualThreads(endpoint, environment, properties, report).ifPresent(measured::add);
         }
         LongPollView.present(report, measured, clients, iterations, tick, threads);
+        LongPollView.clientProcesses(report, measured);
     }
 
     /** One endpoint on a fresh service whose requests run on virtual threads; empty (and a note) if that service did not start. */
@@ -164,14 +179,68 @@ public final class LongPollScenario extends ScenarioCommand {
 
     /** Every client's polls of one endpoint, until they are done or the endpoint's time limit; reported as {@code label}. */
     private EndpointPolls poll(Target service, String endpoint, String label, Report report) throws Exception {
+        int children = ClientShares.processes(processes, clients);
+        if (children > 0) {
+            return pollFromProcesses(service, endpoint, label, children, report);
+        }
+        long limit = deadline().within(endpointLimit);
+        PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext);
+        polling.connect(limit);
         PhaseRecorder recorder = new PhaseRecorder(label, report.directory().resolve(GeneratedLoad.fileName("longpoll" + label) + ".hlog"),
                 service.serverCpu());
-        PollingClients polling = new PollingClients(service.applicationUri().resolve(endpoint), clients, iterations, pollTimeout, waitNext, recorder);
+        Instant from = Instant.now();
         boolean complete;
         try (Progress progress = progress(label, (long) clients * iterations)) {
-            complete = polling.run(deadline().within(endpointLimit), progress);
+            complete = polling.poll(recorder, limit, progress);
         }
-        return new EndpointPolls(label, recorder.finish("HTTP/1.1", endpoint, 0), recorder.histogram(), complete,
-                polling.events(), polling.missed(), polling.noEvent(), polling.unparsable());
+        PhaseResult phase = recorder.finish("HTTP/1.1", endpoint, 0);
+        ClientProcess tool = new ClientProcess("tool (this JVM)", ProcessHandle.current().pid(), clients, polling.connections(),
+                phase.toolCpuPercent(), toolPauses(from, Instant.now()));
+        return new EndpointPolls(label, phase, recorder.histogram(), complete, polling.events(), polling.missed(), polling.noEvent(),
+                polling.unparsable(), List.of(tool));
+    }
+
+    /** The same, with the clients split over {@code children} child JVMs, their results merged. */
+    private EndpointPolls pollFromProcesses(Target service, String endpoint, String label, int children, Report report) throws Exception {
+        long limit = deadline().within(endpointLimit);
+        Optional<Long> serverPid = service.serverCpu().process().map(ProcessHandle::pid);
+        List<PollingProcess> started = new ArrayList<>();
+        try {
+            int[] shares = ClientShares.split(clients, children);
+            String prefix = GeneratedLoad.fileName("longpoll" + label);
+            for (int i = 0; i < children; i++) {
+                PollingProcess.Share share = new PollingProcess.Share(service.applicationUri().resolve(endpoint), shares[i], iterations,
+                        pollTimeout, waitNext, serverPid, label);
+                Duration left = Duration.ofNanos(Math.max(0, limit - System.nanoTime()));
+                started.add(PollingProcess.start(share, left, left, report.directory(), prefix + "-clients-" + (i + 1)));
+            }
+            int connected = 0;
+            for (PollingProcess process : started) {
+                connected += process.awaitConnected(limit);
+            }
+            report.note(label + ": " + children + " client processes opened " + connected + " connections for " + clients + " clients.");
+            started.forEach(PollingProcess::go);
+            List<PollingProcess.Measured> measured = new ArrayList<>();
+            try (Progress progress = progress(label, (long) clients * iterations)) {
+                for (PollingProcess process : started) {
+                    measured.add(process.finish(limit + TimeUnit.SECONDS.toNanos(30)));
+                }
+            }
+            List<PhaseResult> parts = measured.stream().map(one -> one.written().result()).toList();
+            PhaseResult phase = MergedPhase.merge(label, parts, report.directory(), report.directory().resolve(prefix + ".hlog"));
+            Histogram histogram = HistogramLogs.sum(report.directory().resolve(phase.histogramLog()), 0).orElseGet(() -> new Histogram(3));
+            List<ClientProcess> clientProcesses = new ArrayList<>();
+            for (int i = 0; i < measured.size(); i++) {
+                PollingProcess.Written written = measured.get(i).written();
+                clientProcesses.add(new ClientProcess("clients-" + (i + 1), measured.get(i).pid(), shares[i], written.connections(),
+                        written.result().toolCpuPercent(), measured.get(i).pauses()));
+            }
+            return new EndpointPolls(label, phase, histogram, measured.stream().allMatch(one -> one.written().complete()),
+                    measured.stream().mapToLong(one -> one.written().events()).sum(), measured.stream().mapToLong(one -> one.written().missed()).sum(),
+                    measured.stream().mapToLong(one -> one.written().noEvent()).sum(),
+                    measured.stream().mapToLong(one -> one.written().unparsable()).sum(), clientProcesses);
+        } finally {
+            started.forEach(PollingProcess::close);
+        }
     }
 }

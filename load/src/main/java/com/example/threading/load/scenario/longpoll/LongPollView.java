@@ -1,5 +1,6 @@
 package com.example.threading.load.scenario.longpoll;
 
+import com.example.threading.load.engine.ClientConnections;
 import com.example.threading.load.engine.LatencySummary;
 import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.PhaseResult;
@@ -79,5 +80,65 @@ final class LongPollView {
             report.table(PhaseViews.table("Phases in detail", phases));
             PhaseViews.plots(report, "", phases, histograms, false);
         }
+    }
+
+    /** A process whose GC paused it for more than this share of the phase could not keep up. */
+    static final double MAX_PAUSE_SHARE = 0.02;
+
+    /** Server and clients together above this share of all cores: the machine, not the service, set the pace. */
+    static final double SATURATED_PERCENT = 90;
+
+    /**
+     * The processes the clients ran in (sockets open when polling began vs clients, sockets at most, CPU, GC pauses) and,
+     * per endpoint, whether the tool kept up; results.json's {@code clientProcesses} and {@code toolKeptUp}.
+     */
+    static void clientProcesses(Report report, List<EndpointPolls> endpoints) {
+        List<List<String>> rows = new ArrayList<>();
+        Map<String, Object> data = new LinkedHashMap<>();
+        for (EndpointPolls polls : endpoints) {
+            List<String> reasons = lagging(polls);
+            for (ClientProcess process : polls.clients()) {
+                ClientConnections sockets = process.connections();
+                rows.add(List.of("`" + polls.endpoint() + "`", process.name(), Long.toString(process.pid()), Report.num(process.clients()),
+                        Report.num(sockets.openAtStart()), Report.num(sockets.peakOpen()), Report.num(sockets.opened()),
+                        Long.toString(sockets.connectFailures()), Long.toString(sockets.reconnects()), Report.num(process.cpuPercent()),
+                        Long.toString(process.pauses().count()), Report.num(Math.round(process.pauses().totalMs())),
+                        Report.num(Math.round(process.pauses().maxMs()))));
+            }
+            report.note(polls.endpoint() + ": " + (reasons.isEmpty()
+                    ? "the tool kept up (one connection per client when polling began, no client queue, its GC pauses under "
+                    + Math.round(MAX_PAUSE_SHARE * 100) + " % of the phase, server and tool under " + Math.round(SATURATED_PERCENT)
+                    + " % of the cores)."
+                    : "the tool could NOT keep up, so these figures are partly the tool's: " + String.join("; ", reasons) + "."));
+            data.put(polls.endpoint(), Map.of("toolKeptUp", reasons.isEmpty(), "reasons", reasons, "processes", polls.clients()));
+        }
+        report.data("clientProcesses", data);
+        report.table(new Table("Client processes: sockets, CPU and GC while polling (one connection per client; no request waits in a client queue)",
+                List.of("endpoint", "process", "pid", "clients", "sockets open when polling began", "sockets open at most",
+                        "sockets opened", "failed connects", "reconnects", "CPU % (of all cores)", "GC pauses", "pause total ms",
+                        "longest pause ms"), rows));
+    }
+
+    /** Why the tool did not keep up with one endpoint's polls; empty when it did. */
+    static List<String> lagging(EndpointPolls polls) {
+        List<String> reasons = new ArrayList<>();
+        double phaseMs = polls.phase().durationSeconds() * 1000;
+        long open = polls.clients().stream().mapToLong(process -> process.connections().openAtStart()).sum();
+        long clients = polls.clients().stream().mapToLong(ClientProcess::clients).sum();
+        if (open < clients) {
+            reasons.add("only " + open + " of " + clients + " clients had a connection when polling began (the others connected late)");
+        }
+        for (ClientProcess process : polls.clients()) {
+            if (phaseMs > 0 && process.pauses().totalMs() > MAX_PAUSE_SHARE * phaseMs) {
+                reasons.add(process.name() + " was paused by its GC for " + Math.round(process.pauses().totalMs()) + " ms of the "
+                        + Math.round(phaseMs) + " ms phase");
+            }
+        }
+        double tools = polls.clients().stream().mapToDouble(ClientProcess::cpuPercent).sum();
+        double server = polls.phase().serverCpuPercent();
+        if (!Double.isNaN(server) && server + tools >= SATURATED_PERCENT) {
+            reasons.add("server (" + Report.num(server) + " %) and clients (" + Report.num(tools) + " %) used the machine's cores");
+        }
+        return reasons;
     }
 }

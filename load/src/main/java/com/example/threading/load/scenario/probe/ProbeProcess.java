@@ -9,6 +9,7 @@ import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.Progress;
 import com.example.threading.load.engine.Protocol;
 import com.example.threading.load.engine.Schedule;
+import com.example.threading.load.target.ChildOutput;
 import com.example.threading.load.target.ChildProcesses;
 import com.example.threading.load.target.Target;
 import com.example.threading.load.target.TargetOptions;
@@ -31,8 +32,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
@@ -73,14 +73,13 @@ final class ProbeProcess implements AutoCloseable {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String END = "\u0000end";
 
     private final Process process;
     private final Thread hook;
     private final Path folder;
     private final Path gcLog;
     private final String name;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final ChildOutput output;
     private Instant phaseStarted = Instant.now();
 
     private ProbeProcess(Process process, Path folder, Path gcLog, String name) {
@@ -89,9 +88,7 @@ final class ProbeProcess implements AutoCloseable {
         this.folder = folder;
         this.gcLog = gcLog;
         this.name = name;
-        Thread reader = new Thread(this::readOutput, "probe-process-output");
-        reader.setDaemon(true);
-        reader.start();
+        this.output = ChildOutput.read(process, "probe-process-output", "the probe process (see " + name + "-process.log)");
     }
 
     /** Starts the child probe against a running service; it sends only when told to run a phase. */
@@ -142,53 +139,11 @@ final class ProbeProcess implements AutoCloseable {
     /** Tells the child to exit, and kills it if it has not within 5 s. */
     @Override
     public void close() {
-        try {
-            if (process.isAlive()) {
-                new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8).println("exit");
-                process.getOutputStream().close();
-            }
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (IOException e) {
-            process.destroyForcibly();
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        } finally {
-            ChildProcesses.dropHook(hook);
-        }
+        ChildProcesses.endByInput(process, hook, Optional.of("exit"));
     }
 
     private String next(String prefix, long deadlineNanos) throws IOException, InterruptedException {
-        while (true) {
-            long wait = deadlineNanos - System.nanoTime();
-            String line = wait <= 0 ? null : lines.poll(wait, TimeUnit.NANOSECONDS);
-            if (line == null) {
-                close();
-                throw new IOException("the probe process did not say '" + prefix.trim() + "' in time; see " + name + "-process.log");
-            }
-            if (line.equals(END)) {
-                throw new IOException("the probe process ended (exit " + process.waitFor() + ") before it said '" + prefix.trim()
-                        + "'; see " + name + "-process.log");
-            }
-            if (line.startsWith(prefix)) {
-                return line;
-            }
-        }
-    }
-
-    private void readOutput() {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                lines.add(line);
-            }
-        } catch (IOException ended) {
-            // The child is gone.
-        } finally {
-            lines.add(END);
-        }
+        return output.next(prefix, deadlineNanos, this::close);
     }
 
     static String encode(Histogram histogram) {

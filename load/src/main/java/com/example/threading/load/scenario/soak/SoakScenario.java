@@ -163,9 +163,9 @@ public final class SoakScenario extends ScenarioCommand {
                 PhaseRecorder recorder = new PhaseRecorder("poll" + endpoint.getKey(),
                         report.directory().resolve(GeneratedLoad.fileName("poll" + endpoint.getKey()) + ".hlog"), service.serverCpu());
                 PollingClients clients = new PollingClients(service.applicationUri().resolve(endpoint.getKey()), endpoint.getValue(),
-                        iterations, pollTimeout, false, recorder);
+                        iterations, pollTimeout, false);
                 pollRecorders.put(endpoint.getKey(), recorder);
-                polling.add(pollingThreads.submit(() -> clients.run(pollDeadline, Progress.start(false, endpoint.getKey(), 0))));
+                polling.add(pollingThreads.submit(() -> clients.run(recorder, pollDeadline, Progress.start(false, endpoint.getKey(), 0))));
             }
             List<PhaseResult> results;
             try (Progress progress = progress("soak " + Durations.format(duration), (long) perPath * paths.size() * duration.toSeconds())) {

@@ -4,6 +4,7 @@ import static com.example.threading.load.scenario.ReportAssertions.assertReportF
 import static com.example.threading.load.scenario.ReportAssertions.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.example.threading.load.engine.HistogramLogs;
 import com.example.threading.load.scenario.ReportAssertions;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
@@ -64,5 +65,36 @@ class LongPollScenarioTest {
             assertThat(results.path("data").path("longpoll").has(label)).isFalse();
         }
         assertThat(phase(results, "/events").path("outcomes").path("OK").asLong()).isEqualTo(40);
+    }
+
+    @Test
+    void clientsSplitOverTwoProcessesEachHoldAConnectionOfTheirOwn(@TempDir Path out) throws Exception {
+        int clients = 300;
+        Path folder = ReportAssertions.run(out, "longpoll", "--clients", Integer.toString(clients), "--iterations", "3", "--tick", "500ms",
+                "--poll-timeout", "5", "--endpoint-limit", "60s", "--max-duration", "120s", "--endpoints", "/events", "--processes", "2");
+        JsonNode results = new com.fasterxml.jackson.databind.ObjectMapper().readTree(folder.resolve("results.json").toFile());
+        assertThat(phase(results, "/events").path("outcomes").path("OK").asLong()).isEqualTo(clients * 3L);
+        JsonNode processes = results.path("data").path("clientProcesses").path("/events").path("processes");
+        assertThat(processes).hasSize(2);
+        java.util.Set<Long> pids = new java.util.HashSet<>();
+        for (JsonNode process : processes) {
+            pids.add(process.path("pid").asLong());
+            JsonNode sockets = process.path("connections");
+            assertThat(sockets.path("clients").asInt()).isEqualTo(clients / 2);
+            // One socket per client, counted by the client's I/O layer: open when polling began, and never more.
+            assertThat(sockets.path("openAtStart").asInt()).isEqualTo(clients / 2);
+            assertThat(sockets.path("peakOpen").asInt()).isEqualTo(clients / 2);
+        }
+        assertThat(pids).hasSize(2).doesNotContain(ProcessHandle.current().pid());
+        // The service saw them as sockets too: its open files (sampled once a second) reached one per client.
+        double serviceOpenFiles = 0;
+        for (JsonNode sample : results.path("data").path("jvms").get(0).path("samples")) {
+            serviceOpenFiles = Math.max(serviceOpenFiles, sample.path("openFiles").asDouble());
+        }
+        assertThat(serviceOpenFiles).isGreaterThanOrEqualTo(clients);
+        // Every answer of both processes is in the merged HdrHistogram log.
+        assertThat(HistogramLogs.sum(folder.resolve(phase(results, "/events").path("histogramLog").asText()), 0).orElseThrow()
+                .getTotalCount()).isEqualTo(clients * 3L);
+        assertThat(results.path("data").path("clientProcesses").path("/events").has("toolKeptUp")).isTrue();
     }
 }
