@@ -50,13 +50,19 @@ public final class TopicsTraffic {
     /** Pause before a client polls again after a refused or failed poll, so a refusal does not become a busy loop. */
     private static final long RETRY_MS = 100;
 
-    /** What to send: the instances' base URIs and the benchmark's shape. */
-    public record Plan(List<URI> instances, int clients, int rooms, int roomsPerClient, int messageBytes,
+    /**
+     * What to send: the instances' base URIs and the benchmark's shape; room {@code r} is the topic
+     * {@code <roomPrefix><r>} (a warm-up run uses other rooms than the measured run that follows it on the same service).
+     */
+    public record Plan(List<URI> instances, String roomPrefix, int clients, int rooms, int roomsPerClient, int messageBytes,
                        double messagesPerSecond, Duration duration, int pollTimeoutSeconds) {
 
-        /** Checks the shape: each client's rooms distinct, at least one of everything. */
+        /** Checks the shape: each client's rooms distinct, at least one of everything, a prefix of a topic name. */
         public Plan {
             instances = List.copyOf(instances);
+            if (!roomPrefix.matches("[A-Za-z0-9._-]{1,50}")) {
+                throw new IllegalArgumentException("a room prefix is 1 to 50 of [A-Za-z0-9._-], not " + roomPrefix);
+            }
             if (instances.isEmpty() || clients < 1 || rooms < 1 || roomsPerClient < 1 || roomsPerClient > rooms
                     || messagesPerSecond <= 0 || pollTimeoutSeconds < 1) {
                 throw new IllegalArgumentException("need instances, clients >= 1, 1 <= rooms per client <= rooms, a rate "
@@ -91,8 +97,8 @@ public final class TopicsTraffic {
     }
 
     /** The topic name of room {@code room}. */
-    public static String topic(int room) {
-        return "room-" + room;
+    private String topic(int room) {
+        return plan.roomPrefix() + room;
     }
 
     /** The rooms client {@code client} is a member of (distinct, deterministic). */
