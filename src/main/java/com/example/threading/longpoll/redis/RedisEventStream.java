@@ -8,7 +8,6 @@ import com.example.threading.longpoll.EventArchive;
 import com.example.threading.longpoll.EventSink;
 import com.example.threading.longpoll.EventSource;
 import com.example.threading.longpoll.TickGate;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.core.setup.Environment;
@@ -16,21 +15,18 @@ import io.dropwizard.lifecycle.Managed;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.UnblockType;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -68,6 +64,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     private final ObjectMapper mapper;
     private final RedisStreamMetrics metrics;
     private final StreamEntries entries;
+    private final TopicCalls calls;
     private final ClientResources resources;
     private final RedisClient publishClient;
     private final RedisClient readerClient;
@@ -88,6 +85,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
         this.registry = registry;
         this.metrics = new RedisStreamMetrics(registry);
         this.entries = new StreamEntries(mapper);
+        this.calls = new TopicCalls(keys, mapper, metrics, configuration.getMaxLen(), StreamScripts.PUBLISH);
         Duration commandTimeout = Duration.ofMillis(configuration.getCommandTimeout().toMilliseconds());
         Duration maxDelay = Duration.ofMillis(configuration.getMaxReconnectDelay().toMilliseconds());
         this.resources = DefaultClientResources.builder()
@@ -146,7 +144,10 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
      * so N instances make one tick per period. Registers the gauge {@code events.tick.leader} (1 while leading).
      */
     public TickGate tickGate(long periodMs) {
-        TickerLease lease = new TickerLease(() -> publishConnection, keys.tickerLease(), instanceId, periodMs);
+        TickerLease lease = new TickerLease(() -> {
+            StatefulRedisConnection<String, String> connection = publishConnection;
+            return connection == null || !connection.isOpen() ? null : connection.async();
+        }, keys.tickerLease(), instanceId, periodMs);
         registry.register("events.tick.leader", (Gauge<Integer>) lease::leader);
         tickerLease = lease;
         return lease;
@@ -197,53 +198,18 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
 
     @Override
     public CompletionStage<Event> publish(String topic, JsonNode data) {
-        StatefulRedisConnection<String, String> connection = publishConnection;
-        if (connection == null) {
-            metrics.publishFailures.mark();
-            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis at " + where() + ": " + publishProblem));
-        }
-        String json;
-        try {
-            json = mapper.writeValueAsString(data);
-        } catch (JsonProcessingException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        long floor = reader.lastId(topic);
-        long start = System.nanoTime();
-        CompletionStage<List<Object>> reply = connection.async().<List<Object>>eval(StreamScripts.PUBLISH, ScriptOutputType.MULTI,
-                new String[] {keys.stream(topic), keys.counter(topic)}, json, Long.toString(configuration.getMaxLen()),
-                Long.toString(floor));
-        return reply.handle((idAndTime, failure) -> {
-            if (failure != null) {
-                metrics.publishFailures.mark();
-                throw new IllegalStateException("Redis at " + where() + " did not take the event: " + failure, failure);
-            }
-            metrics.publishLatency.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-            long id = Long.parseLong(String.valueOf(idAndTime.get(0)));
-            reader.sawNewest(topic, id);
-            return new Event(id, topic, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idAndTime.get(1)))), data);
-        });
+        return calls.publish(commands(), where(), publishProblem, reader.positions(), topic, data);
     }
 
     @Override
     public CompletionStage<Read> after(String topic, long cursor, int limit) {
+        return calls.after(commands(), where(), publishProblem, reader.positions(), topic, cursor, limit);
+    }
+
+    /** The publish connection's commands; null before the first connect. */
+    private RedisAsyncCommands<String, String> commands() {
         StatefulRedisConnection<String, String> connection = publishConnection;
-        if (connection == null) {
-            metrics.historyReadFailures.mark();
-            return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis at " + where() + ": " + publishProblem));
-        }
-        metrics.historyReads.mark();
-        CompletionStage<List<Object>> reply = connection.async().<List<Object>>eval(StreamScripts.HISTORY, ScriptOutputType.MULTI,
-                new String[] {keys.stream(topic), keys.counter(topic)}, StreamEntries.entryId(cursor + 1), Integer.toString(limit));
-        return reply.handle((newestAndEntries, failure) -> {
-            if (failure != null) {
-                metrics.historyReadFailures.mark();
-                throw new IllegalStateException("Redis at " + where() + " could not read the stream: " + failure, failure);
-            }
-            long newest = Long.parseLong(String.valueOf(newestAndEntries.get(0)));
-            reader.sawNewest(topic, newest);
-            return new Read(entries.events(topic, (List<?>) newestAndEntries.get(1)), newest);
-        });
+        return connection == null ? null : connection.async();
     }
 
     /** Events known to exist on the watched topics and not yet delivered to the hub (0 when caught up). */

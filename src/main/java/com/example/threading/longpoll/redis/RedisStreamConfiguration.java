@@ -12,20 +12,29 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.NotNull;
 import java.net.URI;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code events.stream.redis} section: which Redis, which stream key, how much of the stream to keep, and the
+ * The {@code events.stream.redis} section: which Redis (one, or a cluster's seeds), which stream key, how much of the stream to keep, and the
  * timeouts of the publish and reader connections.
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, on that same thread.
  */
 public final class RedisStreamConfiguration {
 
-    /** {@code redis://host:port[/db]} (or {@code rediss://} for TLS); a password goes in the URI from the environment. */
+    /**
+     * {@code redis://host:port[/db]} (or {@code rediss://} for TLS); a password goes in the URI from the environment.
+     * With {@link #cluster}: one or more seed nodes of the cluster, comma-separated.
+     */
     @NotBlank
     @JsonProperty
     private String uri = "redis://127.0.0.1:6379";
+
+    /** True: {@link #uri} names nodes of a Redis Cluster (Redis 7), and topics spread over its masters. */
+    @JsonProperty
+    private boolean cluster;
 
     /**
      * The prefix of the topics' keys: topic T's stream is {@code <key>:{T}}, its counter {@code <key>:{T}:last-id}; the
@@ -58,19 +67,35 @@ public final class RedisStreamConfiguration {
 
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
-    @ValidationMethod(message = "events.stream.redis.uri must look like redis://host:port (or rediss://)")
+    @ValidationMethod(message = "events.stream.redis.uri must look like redis://host:port (or rediss://); with "
+            + "events.stream.redis.cluster: true, one or more such seed nodes, comma-separated")
     public boolean isUriValid() {
+        List<String> uris = uri == null ? List.of() : getUris();
+        return !uris.isEmpty() && (cluster || uris.size() == 1) && uris.stream().allMatch(RedisStreamConfiguration::isRedisUri);
+    }
+
+    private static boolean isRedisUri(String candidate) {
         try {
-            URI parsed = URI.create(uri.trim());
+            URI parsed = URI.create(candidate);
             return ("redis".equals(parsed.getScheme()) || "rediss".equals(parsed.getScheme())) && parsed.getHost() != null;
         } catch (IllegalArgumentException | NullPointerException e) {
             return false;
         }
     }
 
-    /** The Redis URI. */
+    /** The Redis URI (on a cluster: the seed list as written). */
     public String getUri() {
         return uri.trim();
+    }
+
+    /** The URIs of {@link #getUri}: one, or a cluster's seeds. */
+    public List<String> getUris() {
+        return Arrays.stream(uri.split(",")).map(String::trim).filter(part -> !part.isEmpty()).toList();
+    }
+
+    /** Whether the URIs name a Redis Cluster. */
+    public boolean isCluster() {
+        return cluster;
     }
 
     /** The prefix of the topics' keys. */

@@ -11,8 +11,9 @@ import jakarta.validation.constraints.NotNull;
 import java.util.Optional;
 
 /**
- * {@code events.stream.type: redis}: one Redis Stream shared by every instance ({@link RedisEventStream}), with its
- * settings under {@code events.stream.redis}. Known to Jackson once {@link RedisEventStreamBundle} is added.
+ * {@code events.stream.type: redis}: one Redis Stream per topic shared by every instance, on one Redis
+ * ({@link RedisEventStream}) or, with {@code events.stream.redis.cluster: true}, on a Redis Cluster
+ * ({@link RedisClusterEventStream}), with its settings under {@code events.stream.redis}. Known to Jackson once {@link RedisEventStreamBundle} is added.
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread; {@link #build} is called once, on that thread.
  */
@@ -35,6 +36,11 @@ public final class RedisStreamFactory implements EventStreamFactory {
 
     @Override
     public EventStream build(Environment environment, int historySize, long tickPeriodMs) {
+        if (redis.isCluster()) {
+            RedisClusterEventStream stream = RedisClusterEventStream.register(environment, redis);
+            TickGate gate = tickPeriodMs > 0 ? stream.tickGate(tickPeriodMs) : TickGate.ALWAYS;
+            return new EventStream(stream, stream, Optional.of(stream), gate);
+        }
         RedisEventStream stream = RedisEventStream.register(environment, redis);
         // Instances sharing the stream tick only while they hold the cluster's ticker lease: one tick per period.
         TickGate gate = tickPeriodMs > 0 ? stream.tickGate(tickPeriodMs) : TickGate.ALWAYS;

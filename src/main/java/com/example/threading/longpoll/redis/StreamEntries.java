@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * How an {@link Event} is stored as a stream entry: entry id {@code <id>-0}, fields {@code time} (epoch
- * milliseconds, Redis's clock) and {@code data} (the publisher's JSON as text).
+ * milliseconds, Redis's clock) and {@code data} (the publisher's JSON as text); on a cluster also the announcement
+ * {@code <id>:<ms>:<json>} of its shard channel.
  *
  * <p>Thread-safety: immutable; the {@link ObjectMapper} is thread-safe once configured.
  */
@@ -66,6 +67,25 @@ final class StreamEntries {
             }
         }
         return events;
+    }
+
+    /**
+     * The event of an announcement on {@code topic}'s shard channel ({@link StreamScripts#PUBLISH_AND_ANNOUNCE}:
+     * {@code <id>:<epoch ms>:<json>}); {@link IllegalArgumentException} when it is not one.
+     */
+    Event announced(String topic, String message) {
+        int first = message.indexOf(':');
+        int second = first < 0 ? -1 : message.indexOf(':', first + 1);
+        if (second < 0) {
+            throw new IllegalArgumentException("announcement without <id>:<ms>: " + message);
+        }
+        try {
+            return new Event(Long.parseLong(message.substring(0, first)), topic,
+                    Instant.ofEpochMilli(Long.parseLong(message.substring(first + 1, second))),
+                    mapper.readTree(message.substring(second + 1)));
+        } catch (JsonProcessingException | NumberFormatException e) {
+            throw new IllegalArgumentException("announcement is not an event: " + e.getMessage(), e);
+        }
     }
 
     /** The event number of an entry id {@code <n>-<seq>}. */

@@ -10,9 +10,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,9 +61,8 @@ final class StreamReader implements Runnable {
     private final Runnable onEachRound;
     private final Unblocker unblocker;
 
-    /** Watched topics and the last id delivered on each ({@link #UNKNOWN} until read). */
-    private final Map<String, Long> positions = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> newestSeen = new ConcurrentHashMap<>();
+    /** Watched topics, the last id delivered on each and the newest known. */
+    private final TopicPositions positions;
     private volatile boolean running = true;
     private volatile StatefulRedisConnection<String, String> connection;
     private volatile long clientId = -1;
@@ -88,11 +84,12 @@ final class StreamReader implements Runnable {
         this.metrics = metrics;
         this.onEachRound = onEachRound;
         this.unblocker = unblocker;
+        this.positions = new TopicPositions(metrics.gaps);
     }
 
     /** Starts reading {@code topic} from where its stream is when the reader gets to it. */
     void watch(String topic) {
-        if (positions.putIfAbsent(topic, UNKNOWN) == null) {
+        if (positions.watch(topic)) {
             long blocked = clientId;
             if (blocked >= 0) {
                 unblocker.unblock(blocked); // the blocked XREAD does not list the new topic yet
@@ -102,43 +99,27 @@ final class StreamReader implements Runnable {
 
     /** Stops reading {@code topic}. */
     void forget(String topic) {
-        positions.remove(topic);
-        newestSeen.remove(topic);
+        positions.forget(topic);
     }
 
-    /** Id of the newest event of {@code topic} delivered to the subscriber, 0 before the first or when not watched. */
-    long lastId(String topic) {
-        return Math.max(0, positions.getOrDefault(topic, 0L));
+    /** Where the reader is on each watched topic. */
+    TopicPositions positions() {
+        return positions;
     }
 
     /** Whether the reader has placed {@code topic} in its stream (it reads it from there on). */
     boolean placed(String topic) {
-        Long position = positions.get(topic);
-        return position != null && position != UNKNOWN;
+        return positions.placed(topic);
     }
 
     /** Topics watched now. */
     int watched() {
-        return positions.size();
+        return positions.watched();
     }
 
     /** Events known to exist on the watched topics and not yet delivered. */
     long lag() {
-        long lag = 0;
-        for (Map.Entry<String, Long> position : positions.entrySet()) {
-            AtomicLong newest = newestSeen.get(position.getKey());
-            if (newest != null && position.getValue() >= 0) {
-                lag += Math.max(0, newest.get() - position.getValue());
-            }
-        }
-        return lag;
-    }
-
-    /** Records an id known to exist on {@code topic} (e.g. one this instance just published). */
-    void sawNewest(String topic, long id) {
-        if (positions.containsKey(topic)) {
-            newestSeen.computeIfAbsent(topic, t -> new AtomicLong()).accumulateAndGet(id, Math::max);
-        }
+        return positions.lag();
     }
 
     /** True while the reader holds a working connection. */
@@ -163,7 +144,7 @@ final class StreamReader implements Runnable {
                 RedisCommands<String, String> redis = current.sync();
                 clientId = redis.clientId();
                 if (!connected) {
-                    LOG.info("reading {} topic(s) from Redis", positions.size());
+                    LOG.info("reading {} topic(s) from Redis", positions.watched());
                 }
                 connected = true;
                 delayMs = FIRST_RECONNECT_DELAY_MS;
@@ -225,13 +206,13 @@ final class StreamReader implements Runnable {
      * answered, from the archive if it needs more than that entry, instead of waiting for the topic's next event.
      */
     private List<XReadArgs.StreamOffset<String>> offsets(RedisCommands<String, String> redis) {
-        List<XReadArgs.StreamOffset<String>> offsets = new ArrayList<>(positions.size());
-        for (Map.Entry<String, Long> position : positions.entrySet()) {
-            String topic = position.getKey();
-            if (position.getValue() == UNKNOWN && !place(redis, topic)) {
+        List<XReadArgs.StreamOffset<String>> offsets = new ArrayList<>(positions.watched());
+        for (String topic : positions.topics()) {
+            Long position = positions.position(topic);
+            if (position != null && position == TopicPositions.UNKNOWN && !place(redis, topic)) {
                 continue; // forgotten meanwhile
             }
-            Long lastId = positions.get(topic);
+            Long lastId = positions.position(topic);
             if (lastId != null) {
                 offsets.add(XReadArgs.StreamOffset.from(keys.stream(topic), StreamEntries.entryId(lastId)));
             }
@@ -245,20 +226,14 @@ final class StreamReader implements Runnable {
      */
     private boolean place(RedisCommands<String, String> redis, String topic) {
         List<Object> counterAndNewest = redis.eval(StreamScripts.PLACE, ScriptOutputType.MULTI, keys.stream(topic), keys.counter(topic));
-        long numbered = ((Number) counterAndNewest.get(0)).longValue();
-        String newestEntry = String.valueOf(counterAndNewest.get(1));
-        long position = newestEntry.isEmpty() ? numbered : StreamEntries.idOf(newestEntry) - 1;
-        if (!positions.replace(topic, UNKNOWN, position)) {
-            return false;
-        }
-        sawNewest(topic, numbered);
-        return true;
+        return positions.place(topic, ((Number) counterAndNewest.get(0)).longValue(),
+                String.valueOf(counterAndNewest.get(1))) != null;
     }
 
     private void deliver(List<StreamMessage<String, String>> read) {
         for (StreamMessage<String, String> entry : read) {
             String topic = keys.topicOf(entry.getStream());
-            Long lastId = topic == null ? null : positions.get(topic);
+            Long lastId = topic == null ? null : positions.position(topic);
             if (lastId == null || lastId < 0) {
                 continue; // forgotten meanwhile
             }
@@ -267,20 +242,10 @@ final class StreamReader implements Runnable {
                 event = entries.event(topic, entry);
             } catch (IllegalArgumentException foreign) {
                 LOG.warn("skipping stream entry {} of {}: {}", entry.getId(), topic, foreign.getMessage());
-                positions.replace(topic, lastId, Math.max(lastId, StreamEntries.idOf(entry.getId())));
+                positions.skip(topic, lastId, StreamEntries.idOf(entry.getId()));
                 continue;
             }
-            if (event.id() <= lastId) {
-                continue;
-            }
-            if (lastId > 0 && event.id() > lastId + 1) {
-                metrics.gaps.mark();
-                LOG.warn("topic {}: ids {} to {} are gone from its stream (trimmed while this reader was cut off, or lost "
-                        + "by Redis); clients of this instance skip them", topic, lastId + 1, event.id() - 1);
-            }
-            subscriber.accept(event);
-            positions.replace(topic, lastId, event.id());
-            sawNewest(topic, event.id());
+            positions.deliver(topic, lastId, event, subscriber);
         }
     }
 

@@ -8,18 +8,8 @@ package com.example.threading.longpoll.redis;
  */
 final class StreamScripts {
 
-    /**
-     * Publish: KEYS[1] the stream, KEYS[2] the id counter; ARGV[1] the event's JSON, ARGV[2] the approximate
-     * MAXLEN, ARGV[3] the newest id this instance has read (a floor). Returns {id, epoch milliseconds}.
-     *
-     * <p>The counter is first raised to the floor and to the stream's newest entry if it is behind either: that
-     * only happens when Redis lost the counter (a restart without persistence, a deleted key) while an instance or
-     * the stream still knew a higher id; without the repair the XADD below would fail (an id at or below the
-     * stream's top) or reuse ids clients already hold. Then INCR numbers the event and XADD appends it with
-     * {@code <n>-0} as its entry id, trimming the stream to about MAXLEN entries. The time is Redis's clock, so
-     * events of all instances carry one clock.
-     */
-    static final String PUBLISH = """
+    /** The body both publish scripts share: repair the counter, number the event, append it. */
+    private static final String NUMBER_AND_APPEND = """
             local counter = tonumber(redis.call('GET', KEYS[2]) or '0')
             local floor = tonumber(ARGV[3])
             local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
@@ -32,6 +22,30 @@ final class StreamScripts {
             local now = redis.call('TIME')
             local ms = now[1] .. string.format('%03d', math.floor(tonumber(now[2]) / 1000))
             redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], id .. '-0', 'time', ms, 'data', ARGV[1])
+            """;
+
+    /**
+     * Publish: KEYS[1] the stream, KEYS[2] the id counter; ARGV[1] the event's JSON, ARGV[2] the approximate
+     * MAXLEN, ARGV[3] the newest id this instance has read (a floor). Returns {id, epoch milliseconds}.
+     *
+     * <p>The counter is first raised to the floor and to the stream's newest entry if it is behind either: that
+     * only happens when Redis lost the counter (a restart without persistence, a deleted key) while an instance or
+     * the stream still knew a higher id; without the repair the XADD below would fail (an id at or below the
+     * stream's top) or reuse ids clients already hold. Then INCR numbers the event and XADD appends it with
+     * {@code <n>-0} as its entry id, trimming the stream to about MAXLEN entries. The time is Redis's clock, so
+     * events of all instances carry one clock.
+     */
+    static final String PUBLISH = NUMBER_AND_APPEND + """
+            return {id, ms}
+            """;
+
+    /**
+     * Publish on a Redis Cluster: {@link #PUBLISH}, then announces the event on the topic's shard channel, named like its
+     * stream ({@code SPUBLISH <key>:{T} <id>:<ms>:<json>}, Redis 7): a channel that shares the stream's hash tag lives
+     * in its slot, so the script may publish on it, and the announcement leaves the master in the script's order.
+     */
+    static final String PUBLISH_AND_ANNOUNCE = NUMBER_AND_APPEND + """
+            redis.call('SPUBLISH', KEYS[1], id .. ':' .. ms .. ':' .. ARGV[1])
             return {id, ms}
             """;
 

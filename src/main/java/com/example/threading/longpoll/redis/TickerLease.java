@@ -2,9 +2,12 @@ package com.example.threading.longpoll.redis;
 
 import com.example.threading.longpoll.TickGate;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -22,14 +25,15 @@ final class TickerLease implements TickGate {
     /** The lease outlives this many missed renewals' worth of periods, minus one. */
     static final int LEASE_PERIODS = 3;
 
-    private final Supplier<StatefulRedisConnection<String, String>> connection;
+    private final Supplier<RedisScriptingAsyncCommands<String, String>> redis;
     private final String[] key;
     private final String instanceId;
     private final String leaseMs;
     private volatile boolean leader;
 
-    TickerLease(Supplier<StatefulRedisConnection<String, String>> connection, String key, String instanceId, long periodMs) {
-        this.connection = connection;
+    /** A lease on {@code key}, run through {@code redis} (null while not connected; one Redis or a cluster). */
+    TickerLease(Supplier<RedisScriptingAsyncCommands<String, String>> redis, String key, String instanceId, long periodMs) {
+        this.redis = redis;
         this.key = new String[] {key};
         this.instanceId = instanceId;
         this.leaseMs = Long.toString(LEASE_PERIODS * periodMs);
@@ -37,12 +41,12 @@ final class TickerLease implements TickGate {
 
     @Override
     public CompletionStage<Boolean> mayTick() {
-        StatefulRedisConnection<String, String> current = connection.get();
+        RedisScriptingAsyncCommands<String, String> current = redis.get();
         if (current == null) {
             leader = false;
             return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
         }
-        return current.async().<Long>eval(StreamScripts.TICKER_LEASE, ScriptOutputType.INTEGER, key, instanceId, leaseMs)
+        return current.<Long>eval(StreamScripts.TICKER_LEASE, ScriptOutputType.INTEGER, key, instanceId, leaseMs)
                 .handle((held, failure) -> {
                     leader = failure == null && held == 1L;
                     if (failure != null) {
@@ -59,12 +63,14 @@ final class TickerLease implements TickGate {
 
     /** Gives the lease up if this instance holds it, so another instance ticks from its next period on. */
     void release() {
-        StatefulRedisConnection<String, String> current = connection.get();
-        if (current != null && current.isOpen()) {
+        RedisScriptingAsyncCommands<String, String> current = redis.get();
+        if (current != null) {
             try {
-                current.sync().eval(StreamScripts.TICKER_RELEASE, ScriptOutputType.INTEGER, key, instanceId);
-            } catch (RuntimeException unreachable) {
+                current.eval(StreamScripts.TICKER_RELEASE, ScriptOutputType.INTEGER, key, instanceId).get(2, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException | RuntimeException unreachable) {
                 // the lease expires by itself
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
         leader = false;

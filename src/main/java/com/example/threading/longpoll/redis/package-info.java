@@ -18,6 +18,12 @@
  *   <li>The health check ({@code events-stream}) and the lag gauge read volatile state from any thread.</li>
  * </ul>
  *
+ * <p>On a Redis Cluster ({@code events.stream.redis.cluster: true},
+ * {@link com.example.threading.longpoll.redis.RedisClusterEventStream}) the keys and scripts are the same, the publish
+ * script also announces each event on the topic's shard channel ({@code SPUBLISH}), and the one reader thread
+ * ({@code events-redis-cluster-reader}, {@code ShardedTopicReader}) subscribes ({@code SSUBSCRIBE}) to the channels of
+ * the topics the hub watches, delivers the announcements in id order and reads the streams to fill any gap.
+ *
  * <p>Entry class: {@link com.example.threading.longpoll.redis.RedisEventStreamBundle}, a Dropwizard bundle added
  * beside the parent's {@code LongPollBundle} ({@code bootstrap.addBundle(new RedisEventStreamBundle())}): it makes
  * {@code events.stream.type: redis} known ({@link com.example.threading.longpoll.redis.RedisStreamFactory}), and the

@@ -20,7 +20,10 @@ import java.io.IOException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** config.yml's {@code events.stream}: in-process by default; a wrong type or URI refuses to start, naming what is accepted. */
+/**
+ * config.yml's {@code events.stream}: in-process by default; a wrong type, URI or cluster flag refuses to start, naming what is
+ * accepted.
+ */
 class RedisStreamConfigurationTest {
 
     private static final String PREFIX = "dw-stream-config";
@@ -71,6 +74,35 @@ class RedisStreamConfigurationTest {
         assertThatThrownBy(RedisStreamConfigurationTest::load)
                 .isInstanceOf(ConfigurationValidationException.class)
                 .hasMessageContaining("redis://host:port");
+    }
+
+    @Test
+    void aClusterTakesASeedList() throws Exception {
+        System.setProperty(PREFIX + ".events.stream.type", "redis");
+        System.setProperty(PREFIX + ".events.stream.redis.cluster", "true");
+        System.setProperty(PREFIX + ".events.stream.redis.uri", "redis://10.0.0.1:7000, redis://10.0.0.2:7000");
+        RedisStreamFactory stream = (RedisStreamFactory) load().getEvents().getStream();
+        assertThat(stream.getRedis().isCluster()).isTrue();
+        assertThat(stream.getRedis().getUris()).containsExactly("redis://10.0.0.1:7000", "redis://10.0.0.2:7000");
+    }
+
+    @Test
+    void aSeedListWithoutClusterRefusesToStart() {
+        System.setProperty(PREFIX + ".events.stream.type", "redis");
+        System.setProperty(PREFIX + ".events.stream.redis.uri", "redis://10.0.0.1:7000,redis://10.0.0.2:7000");
+        assertThatThrownBy(RedisStreamConfigurationTest::load)
+                .isInstanceOf(ConfigurationValidationException.class)
+                .hasMessageContaining("events.stream.redis.cluster: true");
+    }
+
+    @Test
+    void aClusterValueThatIsNotABooleanRefusesToStart() {
+        System.setProperty(PREFIX + ".events.stream.type", "redis");
+        System.setProperty(PREFIX + ".events.stream.redis.cluster", "yes please");
+        assertThatThrownBy(RedisStreamConfigurationTest::load)
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("events.stream.redis.cluster")
+                .hasMessageContaining("boolean");
     }
 
     /** config.yml read as the service reads it: with the Redis bundle's stream type registered. */

@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Stream entries to events and back, without Redis: ids, time, data, and entries that are not events. */
+/**
+ * Stream entries (and a cluster's shard-channel announcements) to events and back, without Redis: ids, time, data, and
+ * entries that are not events.
+ */
 class StreamEntriesTest {
 
     private final StreamEntries entries = new StreamEntries(Jackson.newObjectMapper());
@@ -43,6 +46,18 @@ class StreamEntriesTest {
         assertThatThrownBy(() -> entries.event("room-1", "9-0", Map.of("data", "{}")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9-0");
         assertThatThrownBy(() -> entries.event("room-1", "9-0", Map.of("time", "x", "data", "{}")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an event");
+    }
+
+    @Test
+    void aShardChannelAnnouncementBecomesItsEventWhateverColonsItsDataHolds() {
+        Event event = entries.announced("room-1", "42:1732363200123:{\"at\":\"12:00\"}");
+        assertThat(event.id()).isEqualTo(42);
+        assertThat(event.time()).isEqualTo(Instant.ofEpochMilli(1732363200123L));
+        assertThat(event.data().get("at").asText()).isEqualTo("12:00");
+        assertThatThrownBy(() -> entries.announced("room-1", "hello"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hello");
+        assertThatThrownBy(() -> entries.announced("room-1", "x:1:{}"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an event");
     }
 }

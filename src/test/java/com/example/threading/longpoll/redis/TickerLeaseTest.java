@@ -38,8 +38,8 @@ class TickerLeaseTest {
 
     @Test
     void oneHolderAtATimeUntilItReleases() throws Exception {
-        TickerLease first = new TickerLease(() -> connection, "lease-test:one", "first", 60_000);
-        TickerLease second = new TickerLease(() -> connection, "lease-test:one", "second", 60_000);
+        TickerLease first = new TickerLease(connection::async, "lease-test:one", "first", 60_000);
+        TickerLease second = new TickerLease(connection::async, "lease-test:one", "second", 60_000);
 
         assertThat(mayTick(first)).isTrue();
         assertThat(mayTick(second)).isFalse();
@@ -55,8 +55,8 @@ class TickerLeaseTest {
 
     @Test
     void aLeaseNotRenewedExpiresForTheNext() {
-        TickerLease silent = new TickerLease(() -> connection, "lease-test:two", "silent", 100); // 3 periods: 300 ms
-        TickerLease next = new TickerLease(() -> connection, "lease-test:two", "next", 100);
+        TickerLease silent = new TickerLease(connection::async, "lease-test:two", "silent", 100); // 3 periods: 300 ms
+        TickerLease next = new TickerLease(connection::async, "lease-test:two", "next", 100);
         assertThat(mayTick(silent)).isTrue();
 
         Await.until(() -> mayTick(next), Duration.ofSeconds(10), "the lease expired and the next instance took it");

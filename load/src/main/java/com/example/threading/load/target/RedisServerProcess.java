@@ -9,6 +9,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +51,14 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts {@code redis-server} from the PATH on 127.0.0.1 and a free port, its log and files in {@code directory}. */
     public static RedisServerProcess start(Path directory) throws IOException, InterruptedException {
+        return start(directory, List.of());
+    }
+
+    /**
+     * Starts {@code redis-server} from the PATH on 127.0.0.1 and a free port with {@code settings} added to its command
+     * line (e.g. cluster mode), its log and files in {@code directory}.
+     */
+    static RedisServerProcess start(Path directory, List<String> settings) throws IOException, InterruptedException {
         Files.createDirectories(directory);
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -57,8 +66,10 @@ public final class RedisServerProcess implements AutoCloseable {
         }
         Process process;
         try {
-            process = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", directory.toAbsolutePath().toString()))
+            List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no", "--dir", directory.toAbsolutePath().toString()));
+            command.addAll(settings);
+            process = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(directory.resolve("redis.log").toFile()).start();
         } catch (IOException notInstalled) {
             throw new IOException("redis-server is not on the PATH (e.g. apt-get install -y redis-server), or give --redis-uri", notInstalled);

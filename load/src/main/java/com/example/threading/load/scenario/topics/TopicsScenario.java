@@ -5,6 +5,7 @@ import com.example.threading.load.engine.TopicsTraffic;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.RedisClusterProcesses;
 import com.example.threading.load.target.RedisServerProcess;
 import com.example.threading.load.target.Target;
 import java.net.URI;
@@ -46,15 +47,24 @@ public final class TopicsScenario extends ScenarioCommand {
     @Option(names = "--duration", defaultValue = "30s", description = "Publishing time per phase (default: ${DEFAULT-VALUE})")
     Duration duration;
 
+    @Option(names = "--warmup", defaultValue = "10s",
+            description = "Traffic of the same shape on other rooms before each phase's measured run, not counted: fresh JVMs compile "
+                    + "their hot code meanwhile (0s: none) (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
     @Option(names = "--poll-timeout", defaultValue = "10", description = "timeout=<seconds> of each poll (default: ${DEFAULT-VALUE})")
     int pollTimeout;
 
-    @Option(names = "--streams", split = ",", defaultValue = "in-process,redis",
-            description = "Phases: in-process (one instance), redis (--instances on one Redis) (default: ${DEFAULT-VALUE})")
+    @Option(names = "--streams", split = ",", defaultValue = "in-process,redis,redis-cluster",
+            description = "Phases: in-process (one instance), redis (--instances on one Redis), redis-cluster (--instances on a "
+                    + "Redis Cluster of --masters masters, Redis 7) (default: ${DEFAULT-VALUE})")
     List<String> streams;
 
-    @Option(names = "--instances", defaultValue = "2", description = "Instances in the redis phase; clients and publishes spread over them (default: ${DEFAULT-VALUE})")
+    @Option(names = "--instances", defaultValue = "2", description = "Instances in the redis phases; clients and publishes spread over them (default: ${DEFAULT-VALUE})")
     int instances;
+
+    @Option(names = "--masters", defaultValue = "3", description = "Masters of the redis-cluster phase's cluster, started from redis-server on the PATH (default: ${DEFAULT-VALUE})")
+    int masters;
 
     @Option(names = "--redis-uri", description = "A running loopback Redis (>= 6.2) instead of starting redis-server from the PATH")
     URI redisUri;
@@ -69,14 +79,18 @@ public final class TopicsScenario extends ScenarioCommand {
         if (target().runningService().isPresent()) {
             throw new IllegalArgumentException("topics starts its own instances (fresh topics, and Redis for several); --url is not supported");
         }
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("--warmup must be 0s or more, not " + warmup);
+        }
         for (String stream : streams) {
-            if (!stream.equals("in-process") && !stream.equals("redis")) {
-                throw new IllegalArgumentException("--streams takes in-process and redis, not " + stream);
+            if (!List.of("in-process", "redis", "redis-cluster").contains(stream)) {
+                throw new IllegalArgumentException("--streams takes in-process, redis and redis-cluster, not " + stream);
             }
         }
         report.configure("clients", clients).configure("rooms", rooms).configure("rooms per client", roomsPerClient)
-                .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("duration per phase", duration)
-                .configure("poll timeout s", pollTimeout).configure("streams", String.join(",", streams)).configure("instances (redis)", instances);
+                .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("duration per phase", duration).configure("warm-up per phase", warmup)
+                .configure("poll timeout s", pollTimeout).configure("streams", String.join(",", streams)).configure("instances (redis)", instances)
+                .configure("masters (redis-cluster)", masters);
         report.summary(clients + " clients, each in " + roomsPerClient + " of " + rooms + " rooms (topics), hold one long poll of "
                 + "all their rooms with their cursors and poll again on each answer, while " + Report.num(rate) + " messages/s of "
                 + messageBytes + " bytes are published round-robin over the rooms, for " + duration.toSeconds() + " s per phase"
@@ -89,38 +103,58 @@ public final class TopicsScenario extends ScenarioCommand {
             if (stream.equals("in-process")) {
                 try (Target single = open(report, environment(Map.of("EVENTS_STREAM", "in-process")), List.of())) {
                     names.add("in-process, 1 instance");
-                    phases.add(measure(List.of(single)));
+                    phases.add(measure(report, names.get(names.size() - 1), List.of(single)));
                 }
-            } else {
+            } else if (stream.equals("redis")) {
                 try (RedisServerProcess redis = redisUri != null ? RedisServerProcess.running(redisUri)
                         : RedisServerProcess.start(report.directory().resolve("redis"))) {
                     report.environment("Redis", redis.version() + (redisUri != null ? " at " + redisUri : " (redis-server from the PATH, no persistence)"));
-                    String key = "load-topics-" + System.currentTimeMillis();
-                    List<Target> cluster = new ArrayList<>();
-                    try {
-                        for (int i = 0; i < instances; i++) {
-                            cluster.add(open(report, environment(Map.of("EVENTS_STREAM", "redis", "EVENTS_REDIS_URI", redis.uri(),
-                                    "EVENTS_REDIS_KEY", key)), List.of()));
-                        }
-                        for (Target instance : cluster) {
-                            awaitHealthy(instance);
-                        }
-                        names.add("redis, " + instances + " instances");
-                        phases.add(measure(cluster));
-                    } finally {
-                        cluster.forEach(Target::close);
-                    }
+                    names.add("redis, " + instances + " instances");
+                    phases.add(measureShared(report, names.get(names.size() - 1), Map.of("EVENTS_STREAM", "redis", "EVENTS_REDIS_URI", redis.uri())));
+                }
+            } else {
+                try (RedisClusterProcesses redis = RedisClusterProcesses.start(report.directory().resolve("redis-cluster"), masters)) {
+                    report.environment("Redis Cluster", redis.version() + " (redis-server from the PATH, no persistence)");
+                    names.add("redis cluster, " + masters + " masters, " + instances + " instances");
+                    phases.add(measureShared(report, names.get(names.size() - 1), Map.of("EVENTS_STREAM", "redis", "EVENTS_REDIS_URI", redis.uri(),
+                            "EVENTS_REDIS_CLUSTER", "true")));
                 }
             }
         }
         TopicsView.present(report, names, phases);
     }
 
-    private TopicsView.Phase measure(List<Target> services) throws Exception {
+    /** {@link #instances} instances on the Redis (or cluster) that {@code redis} names, measured, then stopped. */
+    private TopicsView.Phase measureShared(Report report, String name, Map<String, String> redis) throws Exception {
+        Map<String, String> stream = new LinkedHashMap<>(redis);
+        stream.put("EVENTS_REDIS_KEY", "load-topics-" + System.currentTimeMillis());
+        List<Target> cluster = new ArrayList<>();
+        try {
+            for (int i = 0; i < instances; i++) {
+                cluster.add(open(report, environment(stream), List.of()));
+            }
+            for (Target instance : cluster) {
+                awaitHealthy(instance);
+            }
+            return measure(report, name, cluster);
+        } finally {
+            cluster.forEach(Target::close);
+        }
+    }
+
+    private TopicsView.Phase measure(Report report, String name, List<Target> services) throws Exception {
+        List<URI> uris = services.stream().map(Target::applicationUri).toList();
+        if (!warmup.isZero()) {
+            TopicsTraffic.Result warm = new TopicsTraffic(new TopicsTraffic.Plan(uris, "warm-up-room-",
+                    clients, rooms, roomsPerClient, messageBytes, rate, warmup, pollTimeout)).run();
+            report.note(name + ": warm-up on other rooms for " + warmup.toSeconds() + " s (not counted): " + warm.published()
+                    + " published, " + warm.deliveries() + " of " + warm.expectedDeliveries() + " deliveries read, p50 "
+                    + Report.ms(warm.deliveryMicros().getValueAtPercentile(50) / 1000.0) + " ms.");
+        }
         List<CpuClock> serverClocks = services.stream().map(service -> service.serverCpu().clock()).toList();
         CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
         Instant from = Instant.now();
-        TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(services.stream().map(Target::applicationUri).toList(),
+        TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
                 clients, rooms, roomsPerClient, messageBytes, rate, duration, pollTimeout)).run();
         Instant to = Instant.now();
         double serverCpu = 0;
