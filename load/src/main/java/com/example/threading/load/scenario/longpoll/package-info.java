@@ -4,7 +4,8 @@
  * C ÷ tick.
  *
  * <p>Entry: {@link com.example.threading.load.scenario.longpoll.LongPollScenario} (options, measuring with the
- * engine's closed-loop {@code PollingClients}). Measured into {@code EndpointPolls} records; {@code LongPollView}
+ * engine's closed-loop {@code PollingClients}, a connection per client; beyond 9,000 clients, or with {@code --processes}, in
+ * child JVMs, {@code PollingProcess}, split by {@code ClientShares}). Measured into {@code EndpointPolls} records; {@code LongPollView}
  * builds the tables, plots and results.json data from them.
  *
  * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
