@@ -23,8 +23,8 @@ class ScenarioOptionsTest {
     /** Each scenario's own options, as they were before the tool was split into layers. */
     private static final Map<String, List<String>> OWN = Map.of(
             "wave", List.of("--concurrency", "--fanout-ms", "--fanout-n", "--fanout-timeout", "--ms", "--patterns", "--pause", "--vias", "--waves"),
-            "longpoll", List.of("--clients", "--endpoint-limit", "--endpoints", "--iterations", "--on-virtual-threads", "--poll-timeout", "--threads",
-                    "--tick", "--wait-next"),
+            "longpoll", List.of("--clients", "--endpoint-limit", "--endpoints", "--iterations", "--on-virtual-threads", "--poll-timeout",
+                    "--processes", "--threads", "--tick", "--wait-next"),
             "probe", List.of("--cross-check", "--find-rate", "--idle-timeout", "--loaders", "--path", "--probe-rate", "--protocols", "--rate", "--record",
                     "--search-step", "--search-steps", "--target-cpu", "--warmup", "--probe-process", "--probe-jvm-options", "--connections", "--loader-engine",
                     "--loader-connection-rate", "--probe-java", "--probe-nice"),
