@@ -4,29 +4,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.BiConsumer;
 import org.HdrHistogram.Histogram;
-import org.eclipse.jetty.client.BufferingResponseListener;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.StringRequestContent;
-import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
-import org.eclipse.jetty.http.HttpMethod;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Chat-room traffic on the long-poll's topics, the shape of CometD's benchmark: {@code clients} clients, each a member
@@ -118,18 +115,11 @@ public final class TopicsTraffic {
      * Publishes for the duration while the clients poll, lets them catch up (a drain of up to twice the poll timeout),
      * and returns what they saw.
      */
-    public Result run() throws Exception {
-        HttpClient client = client();
+    public Result run() throws InterruptedException {
+        ExecutorService httpThreads = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), daemon("topics-http"));
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
+                .connectTimeout(Duration.ofSeconds(5)).build();
         ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, daemon("topics-timer"));
-        try {
-            return drive(client, timers);
-        } finally {
-            timers.shutdownNow();
-            client.stop();
-        }
-    }
-
-    private Result drive(HttpClient client, ScheduledExecutorService timers) throws InterruptedException {
         List<Map<Long, Long>> publishedAtNanos = new ArrayList<>();
         for (int room = 0; room < plan.rooms(); room++) {
             publishedAtNanos.add(new ConcurrentHashMap<>());
@@ -160,16 +150,18 @@ public final class TopicsTraffic {
             maxLagNanos.accumulateAndGet(System.nanoTime() - intended, Math::max);
             int room = (int) (n % plan.rooms());
             URI instance = plan.instances().get((int) (n % plan.instances().size()));
-            Request post = client.newRequest(instance.resolve("/events?topic=" + topic(room))).method(HttpMethod.POST)
-                    .timeout(10, TimeUnit.SECONDS).body(new StringRequestContent("application/json", message(n, plan.messageBytes())));
-            send(post, (response, failure) -> {
-                long id = failure == null && response.status() == 200 ? idOf(response.body()) : -1;
+            HttpRequest post = HttpRequest.newBuilder(instance.resolve("/events?topic=" + topic(room))).timeout(Duration.ofSeconds(10))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(message(n, plan.messageBytes())))
+                    .build();
+            client.sendAsync(post, HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
+                long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
                 if (id > 0) {
                     publishedAtNanos.get(room).put(id, intended);
                     newestPublished.accumulateAndGet(room, id, Math::max);
                 } else {
                     publishFailures.incrementAndGet();
-                    String kind = failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.status();
+                    String kind = failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
                     publishFailureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
                 }
             });
@@ -183,6 +175,8 @@ public final class TopicsTraffic {
         publishingEndedAt.set(System.nanoTime());
         boolean drained = clientsDone.await(TimeUnit.NANOSECONDS.toMillis(drainNanos) + TimeUnit.SECONDS.toMillis(plan.pollTimeoutSeconds() + 15L),
                 TimeUnit.MILLISECONDS);
+        timers.shutdownNow();
+        httpThreads.shutdownNow();
         if (!drained) {
             throw new IllegalStateException(clientsDone.getCount() + " clients still polling long after the drain: the tool is stuck");
         }
@@ -223,44 +217,6 @@ public final class TopicsTraffic {
         return new Result(plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, duplicated, outOfOrder,
                 counters.missedAnswers.get(), counters.polls.get(), counters.timedOutPolls.get(), counters.refusedPolls.get(), counters.failedPolls.get(),
                 maxLagNanos.get() / 1e6, latency, publishingSeconds);
-    }
-
-    /** A response's status and body. */
-    private record Answer(int status, String body) {
-    }
-
-    /**
-     * Jetty's HTTP/1.1 client with a connection for every client's poll and for the publishes in flight, so no request
-     * waits in the client's queue for a connection, and its own named daemon threads. The JDK's {@code HttpClient} is
-     * not used here: on JDK 17 with 2 CPUs its responses completed on a new thread each (CompletableFuture's default
-     * executor when the common pool has fewer than 2 threads), a quarter of the tool's CPU in thread starts.
-     */
-    private HttpClient client() throws Exception {
-        QueuedThreadPool threads = new QueuedThreadPool();
-        threads.setName("topics-http");
-        threads.setDaemon(true);
-        HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(1));
-        client.setExecutor(threads);
-        client.setMaxConnectionsPerDestination(plan.clients() + 256);
-        client.setMaxRequestsQueuedPerDestination(plan.clients() * 2 + 1024);
-        client.setConnectTimeout(5_000);
-        client.setIdleTimeout(TimeUnit.SECONDS.toMillis(plan.pollTimeoutSeconds() + 30L));
-        client.start();
-        return client;
-    }
-
-    /** Sends {@code request} and hands its answer, or its failure, to {@code then} on a client thread. */
-    private static void send(Request request, BiConsumer<Answer, Throwable> then) {
-        request.send(new BufferingResponseListener(1 << 20) {
-            @Override
-            public void onComplete(org.eclipse.jetty.client.Result result) {
-                if (result.isFailed()) {
-                    then.accept(null, result.getFailure());
-                } else {
-                    then.accept(new Answer(result.getResponse().getStatus(), getContentAsString()), null);
-                }
-            }
-        });
     }
 
     /** Counts shared by every client's poll chain. */
@@ -317,9 +273,11 @@ public final class TopicsTraffic {
                 query.append("&topic=").append(topic(rooms[k])).append(':').append(cursors[k]);
             }
             URI instance = plan.instances().get(index % plan.instances().size());
-            Request request = client.newRequest(instance.resolve(query.toString())).timeout(plan.pollTimeoutSeconds() + 10L, TimeUnit.SECONDS);
+            HttpRequest request = HttpRequest.newBuilder(instance.resolve(query.toString()))
+                    .timeout(Duration.ofSeconds(plan.pollTimeoutSeconds() + 10L)).GET().build();
             counters.polls.incrementAndGet();
-            send(request, (response, failure) -> {
+            CompletableFuture<HttpResponse<String>> answer = client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            answer.whenComplete((response, failure) -> {
                 long receivedAt = System.nanoTime();
                 boolean again;
                 try {
@@ -340,16 +298,16 @@ public final class TopicsTraffic {
         }
 
         /** Records an answer; true to poll again at once, false to wait a little first (refused or failed). */
-        private boolean record(Answer response, long receivedAt) {
-            if (response.status() == 503 || response.status() == 429) {
+        private boolean record(HttpResponse<String> response, long receivedAt) {
+            if (response.statusCode() == 503 || response.statusCode() == 429) {
                 counters.refusedPolls.incrementAndGet();
                 return false;
             }
-            if (response.status() == 204) {
+            if (response.statusCode() == 204) {
                 counters.timedOutPolls.incrementAndGet(); // nothing new within the poll's timeout: poll again
                 return true;
             }
-            if (response.status() != 200) {
+            if (response.statusCode() != 200) {
                 counters.failedPolls.incrementAndGet();
                 return false;
             }

@@ -151,6 +151,9 @@ public final class TopicsScenario extends ScenarioCommand {
                     + " published, " + warm.deliveries() + " of " + warm.expectedDeliveries() + " deliveries read, p50 "
                     + Report.ms(warm.deliveryMicros().getValueAtPercentile(50) / 1000.0) + " ms.");
         }
+        for (Target service : services) {
+            profileFromHere(service, "record", report); // with --profile: the measured run gets its own flame graph
+        }
         List<CpuClock> serverClocks = services.stream().map(service -> service.serverCpu().clock()).toList();
         CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
         Instant from = Instant.now();
