@@ -35,8 +35,8 @@ class ScenarioOptionsTest {
                     "--skip-in-process"),
             "topology", List.of("--baseline", "--compose", "--dockerfile", "--faults", "--followers", "--hold", "--instance", "--link-delay",
                     "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"),
-            "topics", List.of("--clients", "--duration", "--instances", "--masters", "--message-bytes", "--poll-timeout", "--rate",
-                    "--redis-uri", "--rooms", "--rooms-per-client", "--streams", "--warmup"));
+            "topics", List.of("--clients", "--duration", "--instances", "--masters", "--message-bytes", "--poll-timeout", "--rate", "--redis-uri",
+                    "--rooms", "--rooms-per-client", "--streams", "--warmup"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
             "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200),
