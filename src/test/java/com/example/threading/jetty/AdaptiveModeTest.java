@@ -46,8 +46,9 @@ class AdaptiveModeTest {
 
     @Test
     void everyConnectorsCountersAreOnMetricsAndPrometheus() {
-        HTTP.getAll(blockingUrl(1), 10);
         AdminMetrics metrics = new AdminMetrics(HTTP, APP.getAdminPort());
+        long applicationTasksBefore = applicationTasks(metrics);
+        HTTP.getAll(blockingUrl(1), 10);
         for (String connector : List.of("application", "admin")) {
             for (String counter : List.of("pc", "pic", "pec", "epc", "epc-reproduced")) {
                 long json = strategy(metrics, connector, "strategy." + counter);
@@ -66,10 +67,15 @@ class AdaptiveModeTest {
                         .as(gauge).isPresent();
             }
         }
-        // The HTTP/1.1 requests above were read by the application selector: its tasks were counted somewhere.
-        long applicationTasks = strategy(metrics, "application", "strategy.pc") + strategy(metrics, "application", "strategy.pic")
+        // The HTTP/1.1 requests above were read by the application selector: its tasks were counted somewhere. Not one task
+        // per request: a kept-alive connection's task may read the next request itself (a clean-clone CI run saw 9 for 10).
+        assertThat(applicationTasks(metrics)).isGreaterThan(applicationTasksBefore);
+    }
+
+    /** Tasks the application connector's strategy has run so far, in any mode. */
+    private static long applicationTasks(AdminMetrics metrics) {
+        return strategy(metrics, "application", "strategy.pc") + strategy(metrics, "application", "strategy.pic")
                 + strategy(metrics, "application", "strategy.pec") + strategy(metrics, "application", "strategy.epc");
-        assertThat(applicationTasks).isGreaterThanOrEqualTo(10);
     }
 
     /** {@code /work/blocking?ms=<ms>}: each request holds the Jetty thread that runs it for {@code ms}. */
