@@ -252,7 +252,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     /**
      * Answers, rejects or parks {@code poll}. {@code fromArchive}: what the archive said about some of its topics;
      * {@code mayAskArchive}: whether a cursor a ring cannot answer goes to the archive (false once it has been asked,
-     * or without one).
+     * or without one; a wait the reader overtook from above is asked again).
      */
     private void place(ParkedPoll poll, Map<String, ArchivedCursors.Resolution> fromArchive, boolean mayAskArchive) {
         Map<String, Long> cursors = new LinkedHashMap<>();
@@ -317,9 +317,16 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 switch (resolution.kind()) {
                     case NEWS -> news.put(asked.topic(), resolution.news());
                     case WAIT -> {
-                        cursors.put(asked.topic(), resolution.waitAfter());
-                        if (resolution.waitAfter() < history.lastId()) {
-                            news.put(asked.topic(), history.after(resolution.waitAfter())); // the reader got there meanwhile
+                        long waitAfter = resolution.waitAfter();
+                        cursors.put(asked.topic(), waitAfter);
+                        if (history.covers(waitAfter)) {
+                            if (waitAfter < history.lastId()) {
+                                news.put(asked.topic(), history.after(waitAfter)); // the reader got there meanwhile
+                            }
+                        } else if (waitAfter < history.lastId()) {
+                            // The reader placed the topic above the cursor meanwhile (its ring starts at the stream's
+                            // newest entry): what lies between is in the stream, not missed. Read it from there.
+                            askArchive.add(new TopicCursor(asked.topic(), waitAfter));
                         }
                     }
                     case RING -> news.put(asked.topic(), history.lastId() >= resolution.news().lastId()

@@ -156,6 +156,45 @@ class EventHubArchiveTest {
         assertThat(hub.parkedCount()).isZero();
     }
 
+    @Test
+    void aWaitOvertakenByTheReadersPlacementIsReadAgainNotAnsweredMissed() throws IOException {
+        // A poll of two topics, neither read here yet: each goes to the archive, and the poll is placed when both
+        // answered. Topic a's answer comes first: nothing after 1, and this hub has read nothing, so wait after 1.
+        // Before b's answer, 2, 3 and 4 are published elsewhere and the reader places a at the stream's newest
+        // entry: a's ring starts at 4. The wait is stale, and 2 and 3 are in the stream: not "missed".
+        List<Event> aLog = new ArrayList<>(List.of(Hubs.event("a", 1)));
+        long[] aNumbered = {1};
+        CompletableFuture<EventArchive.Read> aFirstRead = new CompletableFuture<>();
+        CompletableFuture<EventArchive.Read> bRead = new CompletableFuture<>();
+        List<CompletableFuture<EventArchive.Read>> aReads = new ArrayList<>(List.of(aFirstRead));
+        EventArchive twoTopics = (topic, cursor, limit) -> {
+            if (topic.equals("b")) {
+                return bRead;
+            }
+            if (!aReads.isEmpty()) {
+                return aReads.remove(0);
+            }
+            return CompletableFuture.completedFuture(new EventArchive.Read(
+                    aLog.stream().filter(event -> event.id() > cursor).limit(limit).toList(), aNumbered[0]));
+        };
+        EventHub twoTopicHub = Hubs.hub(RING, 100, Runnable::run, new JsonResponses(MAPPER), metrics, twoTopics, System::nanoTime);
+        FakeAsyncContext poll = new FakeAsyncContext(true);
+        twoTopicHub.poll(poll, List.of(new TopicCursor("a", 1L), new TopicCursor("b", 0L)), 60_000);
+
+        aFirstRead.complete(new EventArchive.Read(List.of(), 1));
+        aLog.addAll(List.of(Hubs.event("a", 2), Hubs.event("a", 3), Hubs.event("a", 4)));
+        aNumbered[0] = 4;
+        twoTopicHub.accept(Hubs.event("a", 4));
+        bRead.complete(new EventArchive.Read(List.of(), 0));
+
+        assertThat(poll.status()).isEqualTo(200);
+        assertThat(json(poll).get("missed").asBoolean()).as("2 and 3 are in the stream").isFalse();
+        assertThat(ids(poll)).containsExactly(2L, 3L, 4L);
+        assertThat(json(poll).get("cursors").get("a").asLong()).isEqualTo(4);
+        assertThat(metrics.missed.getCount()).isZero();
+        assertThat(twoTopicHub.parkedCount()).isZero();
+    }
+
     private CompletionStage<EventArchive.Read> read(long cursor, int limit) {
         if (nextRead != null) {
             CompletableFuture<EventArchive.Read> read = nextRead;
