@@ -73,6 +73,15 @@ public final class DeliveryLedger {
         return published.stream().filter(id -> id > startId && !seen.get(Math.toIntExact(id - startId))).count();
     }
 
+    /**
+     * Published ids (above the start) this client never received although its cursor moved to {@code cursor} or past:
+     * skipped, not late (a {@code missed} answer, or a server that jumped the cursor); the others it never received were
+     * still ahead of its cursor when it stopped.
+     */
+    public long skipped(Collection<Long> published, long cursor) {
+        return published.stream().filter(id -> id > startId && id <= cursor && !seen.get(Math.toIntExact(id - startId))).count();
+    }
+
     /** The highest id received, or the start id. */
     public long lastReceived() {
         return lastReceived;

@@ -75,8 +75,13 @@ public final class TopicsTraffic {
     /** What a run measured; rates are over the publishing time. */
     public record Result(int instances, long published, long publishFailures, Map<String, Long> publishFailureKinds,
                          long expectedDeliveries, long deliveries,
-                         long lost, long duplicated, long outOfOrder, long missedAnswers, long polls, long timedOutPolls,
+                         long lost, long skipped, long duplicated, long outOfOrder, long missedAnswers, long polls, long timedOutPolls,
                          long refusedPolls, long failedPolls, double maxPublishLagMs, Histogram deliveryMicros, double publishingSeconds) {
+
+        /** Deliveries never read although still ahead of the client's cursor when the drain ended: late, not skipped. */
+        public long unreadAtEnd() {
+            return lost - skipped;
+        }
 
         /** Messages published per second. */
         public double messagesPerSecond() {
@@ -186,6 +191,7 @@ public final class TopicsTraffic {
         long expected = 0;
         long deliveries = 0;
         long lost = 0;
+        long skipped = 0;
         long duplicated = 0;
         long outOfOrder = 0;
         int[] membersOf = new int[plan.rooms()];
@@ -207,6 +213,7 @@ public final class TopicsTraffic {
                     ledger.receivedAt(message.getKey()).ifPresent(at -> latency.recordValue(Math.max(0, (at - sentAt) / 1_000)));
                 }
                 lost += ledger.lost(sent.keySet());
+                skipped += ledger.skipped(sent.keySet(), member.cursorOf(entry.getKey()));
                 duplicated += ledger.duplicated();
                 outOfOrder += ledger.outOfOrder();
                 deliveries += ledger.received() - ledger.duplicated();
@@ -214,7 +221,7 @@ public final class TopicsTraffic {
         }
         Map<String, Long> failureKinds = new TreeMap<>();
         publishFailureKinds.forEach((kind, count) -> failureKinds.put(kind, count.get()));
-        return new Result(plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, duplicated, outOfOrder,
+        return new Result(plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, skipped, duplicated, outOfOrder,
                 counters.missedAnswers.get(), counters.polls.get(), counters.timedOutPolls.get(), counters.refusedPolls.get(), counters.failedPolls.get(),
                 maxLagNanos.get() / 1e6, latency, publishingSeconds);
     }
@@ -333,6 +340,16 @@ public final class TopicsTraffic {
                 cursors[k] = Math.max(cursors[k], cursor);
             }
             return true;
+        }
+
+        /** The cursor this client holds on {@code room}; read after its poll chain has ended. */
+        long cursorOf(int room) {
+            for (int k = 0; k < rooms.length; k++) {
+                if (rooms[k] == room) {
+                    return cursors[k];
+                }
+            }
+            throw new IllegalArgumentException("not a member of room " + room);
         }
 
         private boolean caughtUp() {

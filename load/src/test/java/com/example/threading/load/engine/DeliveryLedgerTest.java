@@ -39,4 +39,15 @@ class DeliveryLedgerTest {
         ledger.receive(11);
         assertThat(ledger.lost(List.of(9L, 10L, 11L))).isZero();
     }
+
+    @Test
+    void idsTheCursorMovedPastWithoutReceivingThemAreSkippedTheOthersAreStillAhead() {
+        DeliveryLedger ledger = new DeliveryLedger(10);
+        ledger.receive(11);
+        ledger.receive(14); // a missed answer moved the cursor to 14: 12 and 13 were skipped
+        List<Long> published = List.of(11L, 12L, 13L, 14L, 15L, 16L);
+        assertThat(ledger.lost(published)).isEqualTo(4);
+        assertThat(ledger.skipped(published, 14)).isEqualTo(2);
+        assertThat(ledger.skipped(published, 16)).as("a cursor past 15 and 16 skipped them too").isEqualTo(4);
+    }
 }

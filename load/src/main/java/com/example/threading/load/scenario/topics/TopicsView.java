@@ -47,7 +47,7 @@ final class TopicsView {
             histograms.put(name, latency);
             HistogramLogs.write(report.directory().resolve("delivery-" + (i + 1) + ".hlog"), "publish -> read latency, microseconds: " + name, latency);
             checks.add(List.of(name, Long.toString(t.published()), t.publishFailures() + kinds(t.publishFailureKinds()), Long.toString(t.expectedDeliveries()),
-                    Long.toString(t.deliveries()), Long.toString(t.lost()), Long.toString(t.duplicated()), Long.toString(t.outOfOrder()),
+                    Long.toString(t.deliveries()), Long.toString(t.skipped()), Long.toString(t.unreadAtEnd()), Long.toString(t.duplicated()), Long.toString(t.outOfOrder()),
                     Long.toString(t.missedAnswers()), Long.toString(t.polls()), Long.toString(t.timedOutPolls()), Long.toString(t.refusedPolls()), Long.toString(t.failedPolls())));
             rates.add(List.of(name, Report.num(t.messagesPerSecond()), Report.num(t.deliveriesPerSecond()),
                     Report.num(100 * t.deliveriesPerSecond() / COMETD_DELIVERIES_PER_SECOND) + " %", ms(latency, 50), ms(latency, 99),
@@ -62,6 +62,8 @@ final class TopicsView {
             values.put("expectedDeliveries", t.expectedDeliveries());
             values.put("deliveries", t.deliveries());
             values.put("lost", t.lost());
+            values.put("skipped", t.skipped());
+            values.put("unreadAtEnd", t.unreadAtEnd());
             values.put("duplicated", t.duplicated());
             values.put("outOfOrder", t.outOfOrder());
             values.put("missedAnswers", t.missedAnswers());
@@ -85,7 +87,9 @@ final class TopicsView {
                         + "time: the tool fell behind its schedule (latency still counts from the intended time).");
             }
             if (t.expectedDeliveries() > 0 && t.deliveries() < t.expectedDeliveries()) {
-                report.note(name + ": " + (t.expectedDeliveries() - t.deliveries()) + " deliveries missing (see lost).");
+                report.note(name + ": " + (t.expectedDeliveries() - t.deliveries()) + " deliveries missing: " + t.skipped()
+                        + " skipped (the client's cursor moved past them, e.g. a missed answer), " + t.unreadAtEnd()
+                        + " still ahead of the client's cursor when the drain ended (late, not skipped).");
             }
             if (t.deliveries() > t.expectedDeliveries()) {
                 report.note(name + ": " + (t.deliveries() - t.expectedDeliveries()) + " deliveries more than expected: messages whose "
@@ -95,7 +99,8 @@ final class TopicsView {
         }
         report.data("topics", data);
         report.table(new Table("Topics: delivery checks per client and room",
-                List.of("phase", "published", "publish failures", "expected deliveries", "deliveries", "lost (not read by the end of the drain)", "duplicated",
+                List.of("phase", "published", "publish failures", "expected deliveries", "deliveries", "skipped (cursor moved past, never received)",
+                        "not read by the end of the drain (still ahead of the cursor)", "duplicated",
                         "out of order", "missed answers", "polls", "polls timed out (204)", "refused polls", "failed polls"), checks));
         report.table(new Table("Topics: rates (over the publishing time) and publish → read latency; CometD published 78,211 deliveries/s at p99 150 ms",
                 List.of("phase", "messages in/s", "deliveries/s", "of CometD's", "p50 ms", "p99 ms", "p99.9 ms", "max ms",
