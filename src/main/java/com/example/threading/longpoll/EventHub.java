@@ -319,14 +319,14 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                     case WAIT -> {
                         long waitAfter = resolution.waitAfter();
                         cursors.put(asked.topic(), waitAfter);
-                        if (history.covers(waitAfter)) {
-                            if (waitAfter < history.lastId()) {
-                                news.put(asked.topic(), history.after(waitAfter)); // the reader got there meanwhile
+                        if (waitAfter < history.lastId()) { // the reader got past the cursor meanwhile
+                            if (history.covers(waitAfter)) {
+                                news.put(asked.topic(), history.after(waitAfter));
+                            } else {
+                                // It placed the topic above the cursor (its ring starts at the stream's newest entry):
+                                // what lies between is in the stream, not missed. Read it from there.
+                                askArchive.add(new TopicCursor(asked.topic(), waitAfter));
                             }
-                        } else if (waitAfter < history.lastId()) {
-                            // The reader placed the topic above the cursor meanwhile (its ring starts at the stream's
-                            // newest entry): what lies between is in the stream, not missed. Read it from there.
-                            askArchive.add(new TopicCursor(asked.topic(), waitAfter));
                         }
                     }
                     case RING -> news.put(asked.topic(), history.lastId() >= resolution.news().lastId()
