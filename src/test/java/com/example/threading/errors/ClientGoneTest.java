@@ -46,6 +46,24 @@ class ClientGoneTest {
     }
 
     @Test
+    void anHttp2StreamResetWhenJettyFailedTheClientsSessionIsADisconnect() {
+        // What Jersey's "Error while closing the output stream" carried in a fuzz run on JDK 25 (h2 abuse): Jetty's
+        // HTTP2Session.failStreams resets every stream of the failed session with a plain java.io.EOFException("reset").
+        java.io.EOFException reset = new java.io.EOFException("reset");
+        assertThat(ClientGone.cause(new UncheckedIOException(reset))).isSameAs(reset);
+        assertThat(ClientGone.cause(new java.io.EOFException("end of some file"))).isNull();
+    }
+
+    @Test
+    void anHttp2SessionFailedByTheClientsFramesIsADisconnectButNotAnInternalError() {
+        // What each stream of that session fails with: Jetty's "<error code>/<reason>".
+        assertThat(ClientGone.cause(new IOException("protocol_error/invalid_data_frame"))).isNotNull();
+        assertThat(ClientGone.cause(new IOException("enhance_your_calm_error/invalid_rst_stream_frame_rate"))).isNotNull();
+        assertThat(ClientGone.cause(new IOException("internal_error/boom"))).isNull();
+        assertThat(ClientGone.cause(new IOException("/protocol_error"))).isNull();
+    }
+
+    @Test
     void otherFaultsAreNot() {
         assertThat(ClientGone.cause(null)).isNull();
         assertThat(ClientGone.cause(new IllegalStateException("boom"))).isNull();
