@@ -12,15 +12,19 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
@@ -41,14 +45,18 @@ import org.HdrHistogram.Histogram;
  * <p>Thread-safety: {@link #run} is called once, on the scenario's thread. The publisher runs on a scheduler, each
  * client's poll chain on the HTTP client's threads: a client's next poll is sent only after its answer was recorded,
  * so each client's ledgers are touched by one thread at a time, each completion happening-before the next send.
- * They share only concurrent maps, atomics and a latch; the latency histogram is filled on the scenario's thread after
- * the latch, which every chain counts down when it ends.
+ * They share only concurrent maps and a queue, atomics and a latch. The scenario's thread waits for every publish's
+ * answer (their futures, queued by the publisher) before it starts the drain, so the newest ids the clients catch up to
+ * are final; it fills the latency histogram after the latch, which every chain counts down when it ends.
  */
 public final class TopicsTraffic {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Pause before a client polls again after a refused or failed poll, so a refusal does not become a busy loop. */
     private static final long RETRY_MS = 100;
+
+    /** Longest wait for a publish's answer; the drain waits for every answer, so this bounds that wait too. */
+    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * What to send: the instances' base URIs and the benchmark's shape; room {@code r} is the topic
@@ -117,8 +125,8 @@ public final class TopicsTraffic {
     }
 
     /**
-     * Publishes for the duration while the clients poll, lets them catch up (a drain of up to twice the poll timeout),
-     * and returns what they saw.
+     * Publishes for the duration while the clients poll, waits for every publish's answer, lets the clients catch up (a
+     * drain of up to twice the poll timeout), and returns what they saw.
      */
     public Result run() throws InterruptedException {
         ExecutorService httpThreads = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), daemon("topics-http"));
@@ -149,17 +157,18 @@ public final class TopicsTraffic {
         long start = System.nanoTime();
         long periodNanos = (long) (1e9 / plan.messagesPerSecond());
         AtomicLong sequence = new AtomicLong();
+        Queue<CompletableFuture<Void>> publishAnswers = new ConcurrentLinkedQueue<>();
         publisher.scheduleAtFixedRate(() -> {
             long n = sequence.getAndIncrement();
             long intended = start + n * periodNanos;
             maxLagNanos.accumulateAndGet(System.nanoTime() - intended, Math::max);
             int room = (int) (n % plan.rooms());
             URI instance = plan.instances().get((int) (n % plan.instances().size()));
-            HttpRequest post = HttpRequest.newBuilder(instance.resolve("/events?topic=" + topic(room))).timeout(Duration.ofSeconds(10))
+            HttpRequest post = HttpRequest.newBuilder(instance.resolve("/events?topic=" + topic(room))).timeout(PUBLISH_TIMEOUT)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(message(n, plan.messageBytes())))
                     .build();
-            client.sendAsync(post, HttpResponse.BodyHandlers.ofString()).whenComplete((response, failure) -> {
+            publishAnswers.add(client.sendAsync(post, HttpResponse.BodyHandlers.ofString()).handle((response, failure) -> {
                 long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
                 if (id > 0) {
                     publishedAtNanos.get(room).put(id, intended);
@@ -169,14 +178,22 @@ public final class TopicsTraffic {
                     String kind = failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
                     publishFailureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
                 }
-            });
+                return null;
+            }));
         }, 0, periodNanos, TimeUnit.NANOSECONDS);
 
         Thread.sleep(plan.duration().toMillis());
         publisher.shutdown();
         publisher.awaitTermination(10, TimeUnit.SECONDS);
         double publishingSeconds = (System.nanoTime() - start) / 1e9;
-        Thread.sleep(Math.min(2_000, TimeUnit.NANOSECONDS.toMillis(drainNanos))); // the last publishes' answers
+        // The drain starts once every publish is answered: a client compares its cursors with the newest ids answered so
+        // far, so one that is caught up before a slow publish's answer would stop and count that message late.
+        try {
+            CompletableFuture.allOf(publishAnswers.toArray(CompletableFuture<?>[]::new))
+                    .get(PUBLISH_TIMEOUT.toSeconds() + 5L, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException stuck) {
+            throw new IllegalStateException("publishes still unanswered after their own timeout: the tool is stuck", stuck);
+        }
         publishingEndedAt.set(System.nanoTime());
         boolean drained = clientsDone.await(TimeUnit.NANOSECONDS.toMillis(drainNanos) + TimeUnit.SECONDS.toMillis(plan.pollTimeoutSeconds() + 15L),
                 TimeUnit.MILLISECONDS);
