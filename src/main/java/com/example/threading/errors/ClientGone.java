@@ -16,9 +16,9 @@ import java.util.concurrent.TimeoutException;
  * writer gets after Jetty completed a request whose HTTP/2 stream was reset — Jetty's "Idle timeout expired", a
  * {@link TimeoutException} an answer's write gets when the client read nothing for the connector's idle timeout, or a
  * plain {@link EOFException} "reset", what Jetty resets each stream of an HTTP/2 session with when it fails the
- * session; the streams themselves fail with an {@code IOException} "<error code>/<reason>", counted here when the code
- * is one a client's frames cause (e.g. "protocol_error/invalid_data_frame", "enhance_your_calm_error/…" for a flood),
- * never for "internal_error".
+ * session; the streams themselves fail with an {@code IOException} {@code "<error code>/<reason>"}, counted here when the
+ * code is one a client's frames cause (e.g. "protocol_error/invalid_data_frame", "enhance_your_calm_error/…" for a
+ * flood), never for "internal_error".
  *
  * <p>Thread-safety: stateless.
  */

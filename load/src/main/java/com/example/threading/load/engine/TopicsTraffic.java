@@ -222,15 +222,15 @@ public final class TopicsTraffic {
             expected += (long) publishedAtNanos.get(room).size() * membersOf[room];
         }
         for (Member member : members) {
-            for (Map.Entry<Integer, DeliveryLedger> entry : member.ledgers.entrySet()) {
-                Map<Long, Long> sent = publishedAtNanos.get(entry.getKey());
-                DeliveryLedger ledger = entry.getValue();
+            for (int k = 0; k < member.rooms.length; k++) {
+                Map<Long, Long> sent = publishedAtNanos.get(member.rooms[k]);
+                DeliveryLedger ledger = member.ledgers.get(member.rooms[k]);
                 for (Map.Entry<Long, Long> message : sent.entrySet()) {
                     long sentAt = message.getValue();
                     ledger.receivedAt(message.getKey()).ifPresent(at -> latency.recordValue(Math.max(0, (at - sentAt) / 1_000)));
                 }
                 lost += ledger.lost(sent.keySet());
-                skipped += ledger.skipped(sent.keySet(), member.cursorOf(entry.getKey()));
+                skipped += ledger.skipped(sent.keySet(), member.cursors[k]); // read after the chain ended (the latch)
                 duplicated += ledger.duplicated();
                 outOfOrder += ledger.outOfOrder();
                 deliveries += ledger.received() - ledger.duplicated();
@@ -357,16 +357,6 @@ public final class TopicsTraffic {
                 cursors[k] = Math.max(cursors[k], cursor);
             }
             return true;
-        }
-
-        /** The cursor this client holds on {@code room}; read after its poll chain has ended. */
-        long cursorOf(int room) {
-            for (int k = 0; k < rooms.length; k++) {
-                if (rooms[k] == room) {
-                    return cursors[k];
-                }
-            }
-            throw new IllegalArgumentException("not a member of room " + room);
         }
 
         private boolean caughtUp() {
