@@ -1,22 +1,27 @@
 package com.example.threading.longpoll;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cursors a shared stream's hub cannot answer from its ring: older than the ring holds, above the newest event
- * this instance has read on the topic (published elsewhere; its reader has not delivered it yet), or the "next event"
- * of a topic this instance has only just started to read (where is the stream now?). Reads the stream's
- * {@link EventArchive} and says what to do with the poll ({@link Resolution}). The in-process hub has none of this:
- * its ring is all the history there is.
+ * The shared-stream path of a hub: the cursors it cannot answer from its ring, which are older than the ring holds,
+ * above the newest event this instance has read on the topic (published elsewhere; its reader has not delivered it
+ * yet), or the "next event" of a topic this instance has only just started to read (where is the stream now?).
+ * {@link #read} sorts a poll's cursor under the hub's lock, {@link #ask} reads the stream's {@link EventArchive} for
+ * the ones it cannot answer and hands the poll back to the hub with what the archive said ({@link Resolution}). The
+ * in-process hub has none of this: its ring is all the history there is.
  *
- * <p>Thread-safety: {@link #resolve} may be called from any thread; its stage completes on the archive's thread and
- * only reads the hub's newest id of the topic ({@code lastIdReadHere}, which takes the hub's lock).
+ * <p>Thread-safety: {@link #read} is called with the hub's lock held (it reads the topic's ring). {@link #resolve} and
+ * {@link #ask} may be called from any thread; their stages complete on the archive's threads, which only read the
+ * hub's newest id of the topic ({@code lastIdReadHere}, which takes the hub's lock) and then run the hub's callback.
  */
 final class ArchivedCursors {
 
@@ -50,6 +55,83 @@ final class ArchivedCursors {
         this.archive = archive;
         this.limit = limit;
         this.lastIdReadHere = lastIdReadHere;
+    }
+
+    /**
+     * With the hub's lock held: what to do with the poll's cursor {@code asked} on a topic whose ring is
+     * {@code history}, given what the archive said about it ({@code known}; null: not asked) and whether it may be
+     * asked ({@code mayAsk}: false once it has been, so a poll is never sent round twice for the same cursor).
+     */
+    CursorReading read(TopicCursor asked, EventHistory history, Resolution known, boolean mayAsk) {
+        long cursor = asked.after() == null ? history.lastId() : asked.after();
+        if (known != null) {
+            return switch (known.kind()) {
+                case NEWS -> CursorReading.news(cursor, known.news());
+                case WAIT -> readWait(asked.topic(), known.waitAfter(), history);
+                case RING -> CursorReading.news(cursor, history.lastId() >= known.news().lastId()
+                        ? history.after(cursor) : known.news());
+                // Unreadable: history the ring holds cannot be trusted whole; the next event (or one ahead of this
+                // instance) is what the reader brings.
+                case UNAVAILABLE -> asked.after() != null && asked.after() <= history.lastId()
+                        ? CursorReading.UNAVAILABLE : CursorReading.waitAfter(cursor);
+            };
+        }
+        // A topic whose ring has no event yet: where the stream is, only the archive knows.
+        boolean unread = history.lastId() == 0;
+        if (unread && mayAsk) {
+            return CursorReading.askArchive(cursor, asked);
+        }
+        if (asked.after() == null || !history.hasNewsFor(cursor)) {
+            return CursorReading.waitAfter(cursor);
+        }
+        if (history.covers(cursor)) {
+            return CursorReading.news(cursor, history.after(cursor));
+        }
+        if (mayAsk) {
+            return CursorReading.askArchive(cursor, asked);
+        }
+        if (cursor <= history.lastId()) {
+            return CursorReading.news(cursor, history.after(cursor)); // older than ring and archive: missed
+        }
+        return CursorReading.waitAfter(cursor); // ahead of the reader: waits until it gets past the cursor
+    }
+
+    /** The archive said "wait after {@code waitAfter}"; the reader may have got past it meanwhile. */
+    private static CursorReading readWait(String topic, long waitAfter, EventHistory history) {
+        if (waitAfter >= history.lastId()) {
+            return CursorReading.waitAfter(waitAfter);
+        }
+        if (history.covers(waitAfter)) {
+            return CursorReading.news(waitAfter, history.after(waitAfter));
+        }
+        // The reader placed the ring above the cursor (it starts at the stream's newest entry): what lies between is
+        // in the stream, not missed. Read it from there.
+        return CursorReading.askArchive(waitAfter, new TopicCursor(topic, waitAfter));
+    }
+
+    /**
+     * Resolves every cursor of {@code asked} at the archive, then calls {@code placeAgain} once, on an archive thread,
+     * with those resolutions added to {@code known}.
+     */
+    void ask(List<TopicCursor> asked, Map<String, Resolution> known, Consumer<Map<String, Resolution>> placeAgain) {
+        Map<String, Resolution> resolutions = new HashMap<>(known);
+        CompletableFuture<?>[] reads = new CompletableFuture<?>[asked.size()];
+        for (int i = 0; i < asked.size(); i++) {
+            TopicCursor topic = asked.get(i);
+            reads[i] = resolve(topic.topic(), topic.after()).toCompletableFuture()
+                    .thenAccept(resolution -> {
+                        synchronized (resolutions) {
+                            resolutions.put(topic.topic(), resolution);
+                        }
+                    });
+        }
+        CompletableFuture.allOf(reads).thenRun(() -> {
+            Map<String, Resolution> all;
+            synchronized (resolutions) {
+                all = Map.copyOf(resolutions);
+            }
+            placeAgain.accept(all);
+        });
     }
 
     /**

@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +31,10 @@ import org.slf4j.LoggerFactory;
  * at once without parking; a poll of several topics parks on each and is answered by the first event on any of them,
  * with the news of all. The blocking twin's threads wait in {@link #blockingWaits()}, on the same lock and topics.
  *
- * <p>With an {@link EventArchive} (a stream shared by several instances), a cursor a ring cannot answer goes to
- * {@link ArchivedCursors} first; a cursor above the newest event read here parks until the reader gets past it.
+ * <p>With an {@link EventArchive} (a stream shared by several instances), {@link ArchivedCursors} decides each cursor
+ * instead of the ring alone: one the ring cannot answer is read from the archive first, and the poll placed again; one
+ * above the newest event read here parks until the reader gets past it. Without one, a cursor is read off its topic's
+ * ring ({@code readRing}).
  *
  * <p>Thread-safety, per role:
  * <ul>
@@ -276,7 +277,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         switch (placement) {
             case PARKED -> { }
             case ANSWER -> answerAtOnce(poll, PollAnswer.of(poll.asked(), cursors, news), news);
-            case ASK_ARCHIVE -> askArchive(poll, askArchive, fromArchive);
+            case ASK_ARCHIVE -> archived.ask(askArchive, fromArchive, resolutions -> place(poll, resolutions, false));
             case CLOSED -> NonBlockingAnswer.send(poll.context(), 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE),
                     () -> claimAtOnce(poll), metrics.disconnects);
             case FULL -> {
@@ -311,87 +312,26 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 created.add(asked.topic());
             }
             topic.used(now);
-            EventHistory history = topic.history();
-            ArchivedCursors.Resolution resolution = fromArchive.get(asked.topic());
-            if (resolution != null) {
-                switch (resolution.kind()) {
-                    case NEWS -> news.put(asked.topic(), resolution.news());
-                    case WAIT -> {
-                        long waitAfter = resolution.waitAfter();
-                        cursors.put(asked.topic(), waitAfter);
-                        if (waitAfter < history.lastId()) { // the reader got past the cursor meanwhile
-                            if (history.covers(waitAfter)) {
-                                news.put(asked.topic(), history.after(waitAfter));
-                            } else {
-                                // It placed the topic above the cursor (its ring starts at the stream's newest entry):
-                                // what lies between is in the stream, not missed. Read it from there.
-                                askArchive.add(new TopicCursor(asked.topic(), waitAfter));
-                            }
-                        }
-                    }
-                    case RING -> news.put(asked.topic(), history.lastId() >= resolution.news().lastId()
-                            ? history.after(asked.after()) : resolution.news());
-                    case UNAVAILABLE -> {
-                        if (asked.after() != null && asked.after() <= history.lastId()) {
-                            return Placement.HISTORY_UNAVAILABLE;
-                        }
-                        // the next event, or ahead of this instance: wait for what the reader brings
-                    }
-                    default -> throw new IllegalStateException("unknown resolution " + resolution.kind());
-                }
-                cursors.putIfAbsent(asked.topic(), asked.after() == null ? history.lastId() : asked.after());
-                continue;
+            CursorReading reading = archived == null ? readRing(asked, topic.history())
+                    : archived.read(asked, topic.history(), fromArchive.get(asked.topic()), mayAskArchive);
+            if (reading.unavailable()) {
+                return Placement.HISTORY_UNAVAILABLE;
             }
-            // A shared stream's topic whose ring has no event yet: where the stream is, only the archive knows.
-            boolean unread = archived != null && history.lastId() == 0;
-            if (asked.after() == null) {
-                if (unread && mayAskArchive) {
-                    askArchive.add(asked);
-                }
-                cursors.put(asked.topic(), history.lastId());
-                continue;
+            cursors.put(asked.topic(), reading.cursor());
+            if (reading.news() != null) {
+                news.put(asked.topic(), reading.news());
             }
-            long cursor = asked.after();
-            cursors.put(asked.topic(), cursor);
-            if (unread && mayAskArchive) {
-                askArchive.add(asked);
-                continue;
+            if (reading.askArchive() != null) {
+                askArchive.add(reading.askArchive());
             }
-            if (!history.hasNewsFor(cursor)) {
-                continue;
-            }
-            if (archived == null || history.covers(cursor)) {
-                news.put(asked.topic(), history.after(cursor));
-            } else if (mayAskArchive) {
-                askArchive.add(asked);
-            } else if (cursor <= history.lastId()) {
-                news.put(asked.topic(), history.after(cursor)); // older than ring and archive: missed
-            }
-            // else: ahead of the reader: waits until it gets past the cursor
         }
         return null;
     }
 
-    /** Reads the archive for {@code topics} of the poll, then places it again with what it said; on the archive's threads. */
-    private void askArchive(ParkedPoll poll, List<TopicCursor> asked, Map<String, ArchivedCursors.Resolution> known) {
-        Map<String, ArchivedCursors.Resolution> resolutions = new HashMap<>(known);
-        CompletableFuture<?>[] reads = new CompletableFuture<?>[asked.size()];
-        for (int i = 0; i < asked.size(); i++) {
-            TopicCursor topic = asked.get(i);
-            reads[i] = archived.resolve(topic.topic(), topic.after()).toCompletableFuture()
-                    .thenAccept(resolution -> {
-                        synchronized (resolutions) {
-                            resolutions.put(topic.topic(), resolution);
-                        }
-                    });
-        }
-        CompletableFuture.allOf(reads).thenRun(() -> {
-            Map<String, ArchivedCursors.Resolution> all;
-            synchronized (resolutions) {
-                all = Map.copyOf(resolutions);
-            }
-            place(poll, all, false);
-        });
+    /** The in-process rule: the ring is all the history there is; any cursor but its newest id has news (or missed). */
+    private static CursorReading readRing(TopicCursor asked, EventHistory history) {
+        long cursor = asked.after() == null ? history.lastId() : asked.after();
+        return history.hasNewsFor(cursor) ? CursorReading.news(cursor, history.after(cursor)) : CursorReading.waitAfter(cursor);
     }
 
     /** Parks {@code poll} on each of its topics after {@code cursors} (with the lock held); false when the hub is full. */
@@ -525,7 +465,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 // A ring moved past a cursor before the batch got here (a burst): read it from the archive.
                 List<TopicCursor> atCursors = new ArrayList<>();
                 poll.cursors().forEach((topic, cursor) -> atCursors.add(new TopicCursor(topic, cursor)));
-                askArchive(poll, atCursors, Map.of());
+                archived.ask(atCursors, Map.of(), resolutions -> place(poll, resolutions, false));
                 continue;
             }
             NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, () -> claimTaken(poll, timing), metrics.disconnects);
