@@ -104,6 +104,7 @@ class LongPollEndpointTest {
         long cursor = lastId();
         long timedBefore = metrics().timer("events.event-to-last-write").getCount();
         long atOnceBefore = metrics().meter("events.answered-at-once").getCount();
+        long batchesBefore = metrics().histogram("events.batch-size").getCount();
         int count = 1000;
         long sent = System.nanoTime();
         List<CompletableFuture<Answer>> polls = new ArrayList<>();
@@ -128,8 +129,12 @@ class LongPollEndpointTest {
         // any poll (on a slow machine its writes may all lose to the timeouts), it was timed to its last one.
         long byBatch = withEvent - (metrics().meter("events.answered-at-once").getCount() - atOnceBefore);
         if (byBatch > 0) {
-            Await.until(() -> metrics().timer("events.event-to-last-write").getCount() == timedBefore + 1,
-                    Duration.ofSeconds(10), "the batch was accounted for to its last poll (" + byBatch + " answered by it)");
+            // Seen as (timed, batches, batch size at most, parked) if it fails: which batch is missing, or one too many.
+            Await.until(() -> List.of(metrics().timer("events.event-to-last-write").getCount(),
+                            metrics().histogram("events.batch-size").getCount() - batchesBefore,
+                            metrics().histogram("events.batch-size").getSnapshot().getMax(), (long) parked()),
+                    seen -> seen.get(0) == timedBefore + 1, Duration.ofSeconds(10),
+                    "the batch was accounted for to its last poll (" + byBatch + " answered by it, timed before: " + timedBefore + ")");
         }
     }
 
