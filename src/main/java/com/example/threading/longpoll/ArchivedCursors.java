@@ -70,8 +70,8 @@ final class ArchivedCursors {
                 case WAIT -> readWait(asked.topic(), known.waitAfter(), history);
                 case RING -> CursorReading.news(cursor, history.lastId() >= known.news().lastId()
                         ? history.after(cursor) : known.news());
-                // Unreadable: history the ring holds cannot be trusted whole; the next event (or one ahead of this
-                // instance) is what the reader brings.
+                // Unreadable: a cursor at or below the newest id read here needed the archive (the poll gets a 503
+                // and retries); the next event, or one ahead of this instance, is what the reader brings.
                 case UNAVAILABLE -> asked.after() != null && asked.after() <= history.lastId()
                         ? CursorReading.UNAVAILABLE : CursorReading.waitAfter(cursor);
             };
