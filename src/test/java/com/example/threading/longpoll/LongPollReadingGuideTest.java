@@ -101,7 +101,7 @@ class LongPollReadingGuideTest {
     }
 
     /** Lines holding at least one character of code: not blank, not only comment; string and char literals are code. */
-    static int linesOfCode(String source) {
+    private static int linesOfCode(String source) {
         int lines = 0;
         boolean code = false;
         boolean blockComment = false;
