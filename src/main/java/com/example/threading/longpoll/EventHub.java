@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *       deadline passed, claiming them like any other answerer) and {@link #evictIdleTopics}.</li>
  *   <li>Jetty's callback threads call {@link #failed} and {@link #completed} (the hub is every poll's
  *       {@link ParkedPoll.ParkingLot}). Who answers a poll is decided by {@link ParkedPoll#claim} outside the lock;
- *       answers are written outside the lock. The source is told of created and evicted topics outside the lock.</li>
+ *       answers are written outside the lock. The source is told of created and evicted topics outside the lock,
+ *       except of a topic a blocking wait creates ({@link EventSource#watch} does not block).</li>
  *   <li>The stopping thread calls {@link #closeAndTakeParked} once ({@link StopAnsweringParkedPolls} answers them).</li>
  *   <li>Metrics read {@link #parkedCount}, {@link #topicCount} (without the lock) and {@link #lastId} (under it) from
  *       any thread.</li>
@@ -157,26 +158,16 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
      * would be one topic too many (the publish is then refused). Marks the topic used.
      */
     boolean admitTopic(String topic) {
-        boolean created;
+        List<String> created = new ArrayList<>(1);
+        Topic held;
         lock.lock();
         try {
-            Topic held = topics.get(topic);
-            created = held == null;
-            if (created) {
-                held = topics.getOrCreate(topic, nanoClock.getAsLong());
-                if (held == null) {
-                    metrics.topicsRefused.mark();
-                    return false;
-                }
-            }
-            held.used(nanoClock.getAsLong());
+            held = useTopic(topic, created);
         } finally {
             lock.unlock();
         }
-        if (created) {
-            created(topic);
-        }
-        return true;
+        created.forEach(this::created);
+        return held != null;
     }
 
     /** Receives the next event from the source: records it and answers the polls its topic's event takes. */
@@ -284,10 +275,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 metrics.rejected.mark();
                 refuse(poll, "too many parked polls (" + maxParked + "), retry later");
             }
-            case TOO_MANY_TOPICS -> {
-                metrics.topicsRefused.mark();
-                refuse(poll, "too many topics (" + topics.max() + " held), retry later");
-            }
+            case TOO_MANY_TOPICS -> refuse(poll, "too many topics (" + topics.max() + " held), retry later");
             case HISTORY_UNAVAILABLE -> refuse(poll, "the event history is unavailable, retry later");
             default -> throw new IllegalStateException("unknown placement " + placement);
         }
@@ -301,17 +289,11 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private Placement readTopics(ParkedPoll poll, Map<String, ArchivedCursors.Resolution> fromArchive, boolean mayAskArchive,
                                  Map<String, Long> cursors, Map<String, EventBatch> news, List<TopicCursor> askArchive,
                                  List<String> created) {
-        long now = nanoClock.getAsLong();
         for (TopicCursor asked : poll.asked()) {
-            Topic topic = topics.get(asked.topic());
+            Topic topic = useTopic(asked.topic(), created);
             if (topic == null) {
-                topic = topics.getOrCreate(asked.topic(), now);
-                if (topic == null) {
-                    return Placement.TOO_MANY_TOPICS;
-                }
-                created.add(asked.topic());
+                return Placement.TOO_MANY_TOPICS;
             }
-            topic.used(now);
             CursorReading reading = archived == null ? readRing(asked, topic.history())
                     : archived.read(asked, topic.history(), fromArchive.get(asked.topic()), mayAskArchive);
             if (reading.unavailable()) {
@@ -497,19 +479,30 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         return json.bytes(PollAnswer.of(poll.asked(), poll.cursors(), news));
     }
 
-    /** For a blocking wait, with the lock held: the topic, created if needed; null when it would be one too many. */
-    private Topic topicForBlockingWait(String name) {
+    /**
+     * With the lock held: the topic {@code name}, marked used; created if needed (its name added to {@code created}
+     * for the caller to tell the source); null, and counted, when it would be one topic too many.
+     */
+    private Topic useTopic(String name, List<String> created) {
+        long now = nanoClock.getAsLong();
         Topic topic = topics.get(name);
         if (topic == null) {
-            topic = topics.getOrCreate(name, nanoClock.getAsLong());
+            topic = topics.getOrCreate(name, now);
             if (topic == null) {
                 metrics.topicsRefused.mark();
                 return null;
             }
-            metrics.topicsCreated.mark();
-            source.watch(name); // under the hub's lock: EventSource.watch may not block
+            created.add(name);
         }
-        topic.used(nanoClock.getAsLong());
+        topic.used(now);
+        return topic;
+    }
+
+    /** For a blocking wait, with the lock held: {@link #useTopic}, telling the source of a new topic at once. */
+    private Topic topicForBlockingWait(String name) {
+        List<String> created = new ArrayList<>(1);
+        Topic topic = useTopic(name, created);
+        created.forEach(this::created); // under the hub's lock: EventSource.watch may not block
         return topic;
     }
 
