@@ -184,7 +184,10 @@ public final class TopicsTraffic {
 
         Thread.sleep(plan.duration().toMillis());
         publisher.shutdown();
-        publisher.awaitTermination(10, TimeUnit.SECONDS);
+        if (!publisher.awaitTermination(10, TimeUnit.SECONDS)) {
+            // A publish still being handed to the client would add to publishAnswers after the wait below began.
+            throw new IllegalStateException("the publisher's thread did not stop within 10 s: the tool is stuck");
+        }
         double publishingSeconds = (System.nanoTime() - start) / 1e9;
         // The drain starts once every publish is answered: a client compares its cursors with the newest ids answered so
         // far, so one that is caught up before a slow publish's answer would stop and count that message late.
