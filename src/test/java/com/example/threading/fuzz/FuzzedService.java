@@ -15,6 +15,14 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 
 /**
@@ -34,6 +42,10 @@ final class FuzzedService {
     /** Counters of what is in flight; each must be back to zero after the fuzz. */
     static final List<String> IDLE_COUNTERS = List.of("io.dropwizard.jetty.MutableServletContextHandler.active-requests",
             "work.cached.executor.running", "work.bounded.executor.running", "client.fanout.executor.running");
+    /** How long a stop may wait for what is in flight ({@code server.shutdownGracePeriod}); nothing should be. */
+    private static final long GRACE_PERIOD_MS = 5_000;
+    /** When, into a stop, the server is dumped in case the stop hangs: one second before the grace period ends. */
+    private static final long DUMP_INTO_STOP_MS = GRACE_PERIOD_MS - 1_000;
 
     private final DropwizardTestSupport<ThreadingConfiguration> support = new DropwizardTestSupport<>(
             ThreadingApplication.class, "config.yml",
@@ -43,7 +55,7 @@ final class FuzzedService {
             ConfigOverride.config("events.defaultTimeout", "2s"),
             ConfigOverride.config("events.maxTimeout", FuzzInputs.MAX_POLL_SECONDS + "s"),
             ConfigOverride.config("events.publishToken", FuzzInputs.TOKEN),
-            ConfigOverride.config("server.shutdownGracePeriod", "5s"));
+            ConfigOverride.config("server.shutdownGracePeriod", GRACE_PERIOD_MS + "ms"));
     private final LoopbackHttp http = new LoopbackHttp();
 
     /** Starts the service. */
@@ -52,18 +64,38 @@ final class FuzzedService {
     }
 
     /**
-     * Stops the service and the client; a stop that times out says what Jetty held just before it: the whole server
-     * (both connectors with their connections and HTTP/2 sessions, the handlers with their in-flight counts), since the
-     * application connector alone once showed nothing in flight when the stop still timed out.
+     * Stops the service and the client. A stop that times out says what Jetty still held {@value #DUMP_INTO_STOP_MS} ms
+     * into it, one second before the grace period ends: the whole server (both connectors with their connections and
+     * HTTP/2 sessions, the handlers with their in-flight counts). A dump taken before the stop once showed nothing in
+     * flight when the stop still timed out; a stop that does not hang ends before the dump is taken.
      */
     void stop() {
-        String serverState = support.getEnvironment().getApplicationContext().getServer().dump();
+        Server server = support.getEnvironment().getApplicationContext().getServer();
+        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "fuzz-stop-watchdog");
+            thread.setDaemon(true);
+            return thread;
+        });
+        ScheduledFuture<String> duringStop = watchdog.schedule((Callable<String>) server::dump, DUMP_INTO_STOP_MS, TimeUnit.MILLISECONDS);
         try {
             support.after();
         } catch (RuntimeException stopFailed) {
-            throw new IllegalStateException("the graceful stop failed; the server before the stop:\n" + serverState, stopFailed);
+            throw new IllegalStateException("the graceful stop failed; the server " + DUMP_INTO_STOP_MS + " ms into the stop:\n"
+                    + dumpOrWhyNot(duringStop), stopFailed);
         } finally {
+            watchdog.shutdownNow();
             http.close();
+        }
+    }
+
+    private static String dumpOrWhyNot(ScheduledFuture<String> dump) {
+        try {
+            return dump.get(5, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return "(no dump: " + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(no dump: interrupted)";
         }
     }
 
