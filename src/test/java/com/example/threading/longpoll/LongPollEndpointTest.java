@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -58,6 +59,7 @@ class LongPollEndpointTest {
 
     @Test
     void thousandParkedPollsAreAnsweredInOneBatchAfterOneEvent() throws Exception {
+        awaitEarlierRequestsCompleted();
         long cursor = lastId();
         long batchesBefore = metrics().histogram("events.batch-size").getCount();
         long timedBefore = metrics().timer("events.event-to-last-write").getCount();
@@ -101,6 +103,7 @@ class LongPollEndpointTest {
 
     @Test
     void aBatchRacingThePollsTimeoutsAnswersEachWithTheEventOr204() throws Exception {
+        awaitEarlierRequestsCompleted();
         long cursor = lastId();
         long timedBefore = metrics().timer("events.event-to-last-write").getCount();
         long atOnceBefore = metrics().meter("events.answered-at-once").getCount();
@@ -375,6 +378,19 @@ class LongPollEndpointTest {
         List<Long> ids = new ArrayList<>();
         body.get("events").forEach(event -> ids.add(event.get("id").asLong()));
         return ids;
+    }
+
+    /**
+     * Waits until Jetty holds no request of an earlier test. A batch is timed ({@code events.event-to-last-write}) when
+     * its last poll completes, which can come just after the client has read that poll's answer: a count read before
+     * then would take an earlier test's batch for this one's. Jetty runs a request's {@code AsyncListener.onComplete}
+     * (where the batch is timed) before it completes the request's callback, which is when its
+     * {@code GracefulHandler} stops counting the request.
+     */
+    private static void awaitEarlierRequestsCompleted() {
+        GracefulHandler graceful = APP.getEnvironment().getApplicationContext().getServer().getDescendant(GracefulHandler.class);
+        assertThat(graceful).as("Dropwizard's GracefulHandler").isNotNull();
+        Await.until(() -> graceful.getCurrentRequestCount() == 0, Duration.ofSeconds(30), "no request of an earlier test in flight");
     }
 
     private static MetricRegistry metrics() {
