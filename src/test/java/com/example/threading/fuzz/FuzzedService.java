@@ -4,6 +4,7 @@ import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
 import com.example.threading.testing.AdminMetrics;
 import com.example.threading.testing.Await;
+import com.example.threading.testing.JettyInFlight;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.example.threading.testing.RawHttpConnection;
@@ -23,7 +24,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 
 /**
  * The real service the fuzz runs against: {@code config.yml} on loopback and random ports, with short long-poll
@@ -104,8 +104,7 @@ final class FuzzedService {
 
     /** Requests Jetty itself counts as in flight on both connectors (its {@code GracefulHandler}, which a graceful stop waits for). */
     long jettyInFlight() {
-        GracefulHandler graceful = support.getEnvironment().getApplicationContext().getServer().getDescendant(GracefulHandler.class);
-        return graceful == null ? 0 : graceful.getCurrentRequestCount();
+        return JettyInFlight.count(support.getEnvironment());
     }
 
     /** The application port. */

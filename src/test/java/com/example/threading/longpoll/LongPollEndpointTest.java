@@ -8,6 +8,7 @@ import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
 import com.example.threading.testing.AdminMetrics;
 import com.example.threading.testing.Await;
+import com.example.threading.testing.JettyInFlight;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.example.threading.testing.RawHttpConnection;
@@ -28,7 +29,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -383,14 +383,12 @@ class LongPollEndpointTest {
     /**
      * Waits until Jetty holds no request of an earlier test. A batch is timed ({@code events.event-to-last-write}) when
      * its last poll completes, which can come just after the client has read that poll's answer: a count read before
-     * then would take an earlier test's batch for this one's. Jetty runs a request's {@code AsyncListener.onComplete}
-     * (where the batch is timed) before it completes the request's callback, which is when its
-     * {@code GracefulHandler} stops counting the request.
+     * then would take an earlier test's batch for this one's; the batch is timed in {@code AsyncListener.onComplete},
+     * which Jetty runs before it stops counting the request ({@link JettyInFlight}).
      */
     private static void awaitEarlierRequestsCompleted() {
-        GracefulHandler graceful = APP.getEnvironment().getApplicationContext().getServer().getDescendant(GracefulHandler.class);
-        assertThat(graceful).as("Dropwizard's GracefulHandler").isNotNull();
-        Await.until(() -> graceful.getCurrentRequestCount() == 0, Duration.ofSeconds(30), "no request of an earlier test in flight");
+        Await.until(() -> JettyInFlight.count(APP.getEnvironment()) == 0, Duration.ofSeconds(30),
+                "no request of an earlier test in flight");
     }
 
     private static MetricRegistry metrics() {

@@ -4,7 +4,8 @@
  * misbehave ({@link com.example.threading.testing.RawHttpConnection}), reading metrics and health from the admin
  * port ({@link com.example.threading.testing.AdminMetrics}), what the service logs
  * ({@link com.example.threading.testing.CapturedLog}), waiting for a condition with a deadline
- * ({@link com.example.threading.testing.Await}), and the repository's own files read as text
+ * ({@link com.example.threading.testing.Await}), Jetty's own count of requests in flight
+ * ({@link com.example.threading.testing.JettyInFlight}), and the repository's own files read as text
  * ({@link com.example.threading.testing.RepositoryFiles}).
  *
  * <p>Nothing here starts a server: tests do that themselves with Dropwizard's {@code DropwizardAppExtension} or
