@@ -1,6 +1,6 @@
 package com.example.threading.metrics;
 
-import com.codahale.metrics.ExponentiallyDecayingReservoir;
+import com.codahale.metrics.LockFreeExponentiallyDecayingReservoir;
 import com.codahale.metrics.Reservoir;
 import com.codahale.metrics.Snapshot;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
@@ -10,12 +10,12 @@ import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
  * histogram built on it records is then in both, {@code /metrics} keeping its decaying sample and {@code /prometheus}
  * its cumulative buckets. Timers record nanoseconds, which {@code scale} turns into seconds.
  *
- * <p>Thread-safety: as safe as its parts: Dropwizard's {@link ExponentiallyDecayingReservoir} and the client's
- * histogram series take concurrent updates; {@link #getSnapshot()} may run beside them.
+ * <p>Thread-safety: as safe as its parts: Dropwizard's {@link LockFreeExponentiallyDecayingReservoir} (no lock per
+ * update) and the client's histogram series take concurrent updates; {@link #getSnapshot()} may run beside them.
  */
 final class ObservingReservoir implements Reservoir {
 
-    private final Reservoir sample = new ExponentiallyDecayingReservoir();
+    private final Reservoir sample = LockFreeExponentiallyDecayingReservoir.builder().build();
     private final DistributionDataPoint series;
     private final double scale;
 

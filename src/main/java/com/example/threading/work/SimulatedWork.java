@@ -17,13 +17,18 @@ final class SimulatedWork {
     private SimulatedWork() {
     }
 
-    /** Sleeps {@code ms} on the calling thread and describes who waited; interrupted sleeps end early with the flag kept. */
+    /**
+     * Sleeps {@code ms} on the calling thread and describes who waited; interrupted sleeps end early with the flag kept.
+     * {@code ms=0} does not call {@code Thread.sleep(0)}, which is a {@code sched_yield} system call, not a wait of zero.
+     */
     static WorkResult waitFor(String pattern, long ms) {
         long start = System.nanoTime();
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (ms > 0) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         long waitedMs = (System.nanoTime() - start) / 1_000_000;
         Thread current = Thread.currentThread();
