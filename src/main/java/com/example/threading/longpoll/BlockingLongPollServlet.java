@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import com.codahale.metrics.Meter;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -19,12 +20,18 @@ final class BlockingLongPollServlet extends HttpServlet {
     private final transient JsonResponses json;
     private final transient PollLimits limits;
     private final long retryAfterSeconds;
+    private final transient ShutdownSpread shutdownSpread;
+    private final transient Meter turnedAway;
 
-    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, PollLimits limits, long retryAfterSeconds) {
+    /** Answers 503 with {@code retryAfterSeconds} when full, and with {@code shutdownSpread}'s headers while stopping. */
+    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, PollLimits limits, long retryAfterSeconds,
+                            ShutdownSpread shutdownSpread, Meter turnedAway) {
         this.waits = waits;
         this.json = json;
         this.limits = limits;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.shutdownSpread = shutdownSpread;
+        this.turnedAway = turnedAway;
     }
 
     @Override
@@ -51,9 +58,9 @@ final class BlockingLongPollServlet extends HttpServlet {
             response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
             json.writeError(response, 503, "too many topics held (events.maxTopics); retry later");
         } else if (wait == BlockingWaits.Outcome.CLOSED) {
-            response.setHeader("Retry-After", "0");
-            response.setHeader("Connection", "close");
-            json.writeError(response, 503, "server is stopping, poll again");
+            turnedAway.mark();
+            shutdownSpread.nextHeaders().forEach(response::setHeader);
+            json.writeError(response, 503, EventHub.CLOSED_MESSAGE);
         } else {
             json.write(response, 200, json.bytes(wait.answer));
         }

@@ -64,7 +64,6 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     static final long DEADLINE_TICK_MS = 100;
 
     /** The answer to a poll while the server stops; another instance can take it. */
-    static final Map<String, String> CLOSED_HEADERS = Map.of("Retry-After", "0", "Connection", "close");
     static final String CLOSED_MESSAGE = "server is stopping, poll again";
 
     /** The hub's own claims on a poll, as opposed to those of an event's batch or the shutdown. */
@@ -88,6 +87,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final int maxParked;
     private final long retryAfterSeconds;
+    private final ShutdownSpread shutdownSpread;
     private final Executor dispatcher;
     private final JsonResponses json;
     private final LongPollMetrics metrics;
@@ -96,8 +96,8 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private final LongSupplier nanoClock;
     private final PollDeadlines deadlines;
 
-    /** Everything a hub is built from. */
-    record Settings(int historySize, int maxParked, int maxTopics, long retryAfterSeconds) {
+    /** Everything a hub is built from; {@code shutdownSpread} gives the headers of polls turned away while it stops. */
+    record Settings(int historySize, int maxParked, int maxTopics, long retryAfterSeconds, ShutdownSpread shutdownSpread) {
     }
 
     /**
@@ -111,6 +111,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         this.blockingWaits = new BlockingWaits(lock, this::topicForBlockingWait, metrics.blockingTimeouts, metrics.missed);
         this.maxParked = settings.maxParked();
         this.retryAfterSeconds = settings.retryAfterSeconds();
+        this.shutdownSpread = settings.shutdownSpread();
         this.dispatcher = dispatcher;
         this.json = json;
         this.metrics = metrics;
@@ -269,8 +270,11 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             case PARKED -> { }
             case ANSWER -> answerAtOnce(poll, PollAnswer.of(poll.asked(), cursors, news), news);
             case ASK_ARCHIVE -> archived.ask(askArchive, fromArchive, resolutions -> place(poll, resolutions, false));
-            case CLOSED -> NonBlockingAnswer.send(poll.context(), 503, CLOSED_HEADERS, json.error(503, CLOSED_MESSAGE),
-                    () -> claimAtOnce(poll), metrics.disconnects);
+            case CLOSED -> {
+                metrics.shutdownTurnedAway.mark();
+                NonBlockingAnswer.send(poll.context(), 503, shutdownSpread.nextHeaders(), json.error(503, CLOSED_MESSAGE),
+                        () -> claimAtOnce(poll), metrics.disconnects);
+            }
             case FULL -> {
                 metrics.rejected.mark();
                 refuse(poll, "too many parked polls (" + maxParked + "), retry later");
@@ -507,7 +511,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     }
 
     /**
-     * The server is stopping: refuses new polls (503, {@code Retry-After: 0}), wakes the blocking waiters with the same
+     * The server is stopping: refuses new polls (503, {@code Retry-After} from the shutdown spread), wakes the blocking waiters with the same
      * answer, and hands over every parked poll, once, for {@link StopAnsweringParkedPolls} to answer.
      */
     Collection<ParkedPoll> closeAndTakeParked() {

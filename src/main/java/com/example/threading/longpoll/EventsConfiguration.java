@@ -130,10 +130,17 @@ public final class EventsConfiguration {
     @JsonProperty
     private Duration retryAfter = Duration.seconds(1);
 
-    /** On stop, how long to wait for the answers to parked requests to be written. */
+    /** On stop, how long to wait in all (the spread included) for the answers to parked requests to be written. */
     @NotNull
     @JsonProperty
     private Duration shutdownTimeout = Duration.seconds(10);
+
+    /** On stop, the time over which parked polls are answered, with Retry-After rising to its whole seconds; 0: at once. */
+    @NotNull
+    @MinDuration(value = 0, unit = TimeUnit.SECONDS)
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration shutdownSpread = Duration.seconds(3);
 
     /** Where events are numbered and shared: in this JVM (default) or on a Redis Stream shared by several instances. */
     @Valid
@@ -146,6 +153,13 @@ public final class EventsConfiguration {
     @ValidationMethod(message = "defaultTimeout must not exceed maxTimeout")
     public boolean isDefaultTimeoutWithinMax() {
         return defaultTimeout.toMilliseconds() <= maxTimeout.toMilliseconds();
+    }
+
+    /** Checked by Bean Validation at startup. */
+    @JsonIgnore
+    @ValidationMethod(message = "shutdownSpread must be below shutdownTimeout (which bounds the whole answering on stop)")
+    public boolean isShutdownSpreadWithinTimeout() {
+        return shutdownSpread.toMilliseconds() < shutdownTimeout.toMilliseconds();
     }
 
     /** Takes a duration such as {@code 2s}, or a bare {@code 0} (no unit needed to turn the ticker off). */
@@ -212,6 +226,10 @@ public final class EventsConfiguration {
 
     Duration getShutdownTimeout() {
         return shutdownTimeout;
+    }
+
+    Duration getShutdownSpread() {
+        return shutdownSpread;
     }
 
     /** The {@code events.stream} section: which event stream to build ({@code type}: in-process, or e.g. redis). */

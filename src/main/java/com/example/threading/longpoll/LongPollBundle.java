@@ -60,8 +60,9 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         // also answers the cursors this instance's ring cannot (older than the ring, or not read here yet).
         long tickMs = configuration.getTickPeriod().toMilliseconds();
         EventStream stream = configuration.getStream().build(environment, configuration.getHistorySize(), tickMs);
+        ShutdownSpread shutdownSpread = new ShutdownSpread(configuration.getShutdownSpread().toMilliseconds());
         EventHub hub = new EventHub(new EventHub.Settings(configuration.getHistorySize(), configuration.getMaxParked(),
-                configuration.getMaxTopics(), configuration.getRetryAfter().toSeconds()), dispatcher, json, hubMetrics,
+                configuration.getMaxTopics(), configuration.getRetryAfter().toSeconds(), shutdownSpread), dispatcher, json, hubMetrics,
                 stream.source(), stream.archive().orElse(null), System::nanoTime);
         stream.source().subscribe(hub);
         EventSink sink = stream.sink();
@@ -104,7 +105,7 @@ public final class LongPollBundle<C extends Configuration> implements Configured
                     configuration.getPublishTimeout().toMilliseconds(), metrics.meter("events.tick.failures")));
         }
         environment.lifecycle().addEventListener(
-                new StopAnsweringParkedPolls(hub, json, hubMetrics, configuration.getShutdownTimeout().toMilliseconds()));
+                new StopAnsweringParkedPolls(hub, json, hubMetrics, shutdownSpread, configuration.getShutdownTimeout().toMilliseconds()));
 
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
                 configuration.getMaxTimeout().toSeconds(), configuration.getMaxTopicsPerPoll(), json);
@@ -126,7 +127,7 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
                 .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, limits,
-                        configuration.getRetryAfter().toSeconds()));
+                        configuration.getRetryAfter().toSeconds(), shutdownSpread, hubMetrics.shutdownTurnedAway));
         blocking.addMapping(BLOCKING_PATH);
     }
 }

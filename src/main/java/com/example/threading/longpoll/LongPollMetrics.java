@@ -23,6 +23,9 @@ final class LongPollMetrics {
     final Meter rejected;
     final Meter disconnects;
     final Meter shutdownAnswers;
+    final Meter shutdownAnsweredOtherwise;
+    final Meter shutdownUnfinished;
+    final Meter shutdownTurnedAway;
     final Meter blockingTimeouts;
     final Meter topicsCreated;
     final Meter topicsEvicted;
@@ -39,6 +42,9 @@ final class LongPollMetrics {
         rejected = registry.meter("events.rejected");
         disconnects = registry.meter("events.disconnects");
         shutdownAnswers = registry.meter("events.shutdown-answers");
+        shutdownAnsweredOtherwise = registry.meter("events.shutdown.answered-otherwise");
+        shutdownUnfinished = registry.meter("events.shutdown.unfinished");
+        shutdownTurnedAway = registry.meter("events.shutdown.turned-away");
         blockingTimeouts = registry.meter("events.blocking.timeouts");
         topicsCreated = registry.meter("events.topics.created");
         topicsEvicted = registry.meter("events.topics.evicted");

@@ -1,6 +1,6 @@
 package com.example.threading.longpoll;
 
-import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,14 +9,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers every parked poll as soon as the server begins to stop. Jetty's graceful shutdown waits up to
+ * Answers every parked poll once the server begins to stop. Jetty's graceful shutdown waits up to
  * {@code server.shutdownGracePeriod} for in-flight requests, and a parked poll is in flight until its timeout:
- * answered here (503, {@code Retry-After: 0}: another instance can take it), the polls leave at once and shutdown is
- * not held up. Runs in {@code lifeCycleStopping}, before Jetty closes connectors, so every client gets a full
- * response; it waits up to {@code timeoutMs} for those answers to be written.
+ * answered here ({@code 503}, {@code Connection: close}: another instance can take it), the polls leave and shutdown is
+ * not held up. The answers are spread ({@link ShutdownSpread}): over {@code events.shutdownSpread}, with rising
+ * {@code Retry-After}, so the clients do not reconnect all at once. Runs in {@code lifeCycleStopping}, before Jetty
+ * closes connectors, so every client gets a full response; it waits up to {@code timeoutMs} in all (the spread
+ * included) for those answers to be written.
  *
- * <p>Thread-safety: {@link #answerAll} is called once, by the thread that stops the server; the answers complete on
- * Jetty's threads, each counted down once through its poll's watcher.
+ * <p>Thread-safety: {@link #answerAll} is called once, by the thread that stops the server (which also sleeps
+ * between the spread's slices); the answers complete on Jetty's threads, each counted down once through its poll's
+ * watcher.
  */
 final class StopAnsweringParkedPolls implements LifeCycle.Listener {
 
@@ -25,12 +28,14 @@ final class StopAnsweringParkedPolls implements LifeCycle.Listener {
     private final EventHub hub;
     private final JsonResponses json;
     private final LongPollMetrics metrics;
+    private final ShutdownSpread spread;
     private final long timeoutMs;
 
-    StopAnsweringParkedPolls(EventHub hub, JsonResponses json, LongPollMetrics metrics, long timeoutMs) {
+    StopAnsweringParkedPolls(EventHub hub, JsonResponses json, LongPollMetrics metrics, ShutdownSpread spread, long timeoutMs) {
         this.hub = hub;
         this.json = json;
         this.metrics = metrics;
+        this.spread = spread;
         this.timeoutMs = timeoutMs;
     }
 
@@ -44,31 +49,43 @@ final class StopAnsweringParkedPolls implements LifeCycle.Listener {
     }
 
     /**
-     * Closes the hub (new polls and blocking waiters get the same 503) and answers every parked poll, waiting up to
-     * {@code timeoutMs} for the answers to be complete. Returns how many parked polls this answered.
+     * Closes the hub (new polls and blocking waiters get a 503 too) and answers every parked poll over the spread,
+     * waiting up to {@code timeoutMs} in all for the answers to be complete. Returns how many parked polls this answered.
      */
     int answerAll() throws InterruptedException {
-        Collection<ParkedPoll> parked = hub.closeAndTakeParked();
-        CountDownLatch complete = new CountDownLatch(parked.size());
+        List<ParkedPoll> parked = List.copyOf(hub.closeAndTakeParked());
+        long startNanos = System.nanoTime();
+        int count = parked.size();
+        CountDownLatch complete = new CountDownLatch(count);
         AtomicInteger answered = new AtomicInteger();
         ParkedPoll.Watcher shutdown = byShutdown -> {
             if (byShutdown) {
                 answered.incrementAndGet();
                 metrics.shutdownAnswers.mark();
+            } else {
+                metrics.shutdownAnsweredOtherwise.mark(); // its deadline or a failure came before its slice
             }
             complete.countDown();
         };
         byte[] body = json.error(503, EventHub.CLOSED_MESSAGE);
-        for (ParkedPoll poll : parked) {
+        for (int k = 0; k < count; k++) {
+            long waitNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(spread.dueMs(k, count)) - System.nanoTime();
+            if (waitNanos > 0) {
+                TimeUnit.NANOSECONDS.sleep(waitNanos);
+            }
+            ParkedPoll poll = parked.get(k);
             if (!poll.watch(shutdown)) {
-                complete.countDown(); // already complete
+                metrics.shutdownAnsweredOtherwise.mark(); // already complete
+                complete.countDown();
                 continue;
             }
-            NonBlockingAnswer.send(poll.context(), 503, EventHub.CLOSED_HEADERS, body, () -> hub.claimTaken(poll, shutdown),
-                    metrics.disconnects);
+            NonBlockingAnswer.send(poll.context(), 503, spread.headers(k, count), body,
+                    () -> hub.claimTaken(poll, shutdown), metrics.disconnects);
         }
-        if (!complete.await(timeoutMs, TimeUnit.MILLISECONDS)) {
-            LOG.warn("{} of {} parked polls not complete within {} ms of shutdown", complete.getCount(), parked.size(), timeoutMs);
+        long leftNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMs) - System.nanoTime();
+        if (!complete.await(Math.max(0, leftNanos), TimeUnit.NANOSECONDS)) {
+            metrics.shutdownUnfinished.mark(complete.getCount());
+            LOG.warn("{} of {} parked polls not complete within {} ms of shutdown", complete.getCount(), count, timeoutMs);
         }
         return answered.get();
     }

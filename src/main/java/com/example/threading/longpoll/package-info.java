@@ -34,7 +34,8 @@
  *   <li>Jetty workers of {@code GET /events/blocking} sleep in
  *       {@link com.example.threading.longpoll.BlockingWaits} until news, their timeout or shutdown.</li>
  *   <li>The thread that stops the server runs {@link com.example.threading.longpoll.StopAnsweringParkedPolls}:
- *       every parked poll gets a full 503 and every blocking waiter wakes, before the connectors close.</li>
+ *       every blocking waiter wakes, and every parked poll gets a full 503, spread over {@code events.shutdownSpread}
+ *       ({@link com.example.threading.longpoll.ShutdownSpread}), before the connectors close.</li>
  * </ul>
  *
  * <p>Entry class: {@link com.example.threading.longpoll.LongPollBundle}, a Dropwizard bundle

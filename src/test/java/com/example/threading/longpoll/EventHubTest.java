@@ -188,7 +188,7 @@ class EventHubTest {
             polls.add(poll);
         }
 
-        assertThat(new StopAnsweringParkedPolls(hub, new JsonResponses(MAPPER), metrics, 5_000).answerAll()).isEqualTo(3);
+        assertThat(new StopAnsweringParkedPolls(hub, new JsonResponses(MAPPER), metrics, new ShutdownSpread(0), 5_000).answerAll()).isEqualTo(3);
 
         for (FakeAsyncContext poll : polls) {
             assertThat(poll.status()).isEqualTo(503);
@@ -202,6 +202,38 @@ class EventHubTest {
         hub.poll(late, Hubs.at(null), 60_000);
         assertThat(late.status()).isEqualTo(503);
         assertThat(hub.blockingWaits().await(Hubs.at(null), 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
+    }
+
+    @Test
+    void aSpreadShutdownAnswersInOrderWithRisingRetryAfterAndCountsWhatOthersAnswered() throws Exception {
+        EventHub hub = Hubs.hub(16, 10, Runnable::run, new JsonResponses(MAPPER), metrics, null, System::nanoTime,
+                new ShutdownSpread(1_000));
+        List<FakeAsyncContext> polls = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            FakeAsyncContext poll = new FakeAsyncContext(true);
+            hub.poll(poll, Hubs.at(null), 60_000);
+            polls.add(poll);
+        }
+        // Completed by the container behind the hub's back (as Jetty does with some failures): still parked, taken at the
+        // stop, found complete at its slice.
+        polls.get(1).complete();
+
+        assertThat(new StopAnsweringParkedPolls(hub, new JsonResponses(MAPPER), metrics, new ShutdownSpread(1_000), 5_000)
+                .answerAll()).isEqualTo(3);
+
+        assertThat(polls).extracting(FakeAsyncContext::status).containsExactly(503, 0, 503, 503);
+        // The k-th of the 4 taken gets Retry-After k * 2 / 4: 0, 0, 1, 1 (one of them went to the completed poll).
+        assertThat(polls.get(1).header("Retry-After")).isNull();
+        assertThat(List.of(polls.get(0), polls.get(2), polls.get(3))).extracting(poll -> poll.header("Retry-After"))
+                .isSubsetOf("0", "1").contains("0", "1");
+        assertThat(metrics.shutdownAnswers.getCount()).isEqualTo(3);
+        assertThat(metrics.shutdownAnsweredOtherwise.getCount()).isEqualTo(1);
+        assertThat(metrics.shutdownUnfinished.getCount()).isZero();
+        FakeAsyncContext late = new FakeAsyncContext(true);
+        hub.poll(late, Hubs.at(null), 60_000);
+        assertThat(late.status()).isEqualTo(503);
+        assertThat(late.header("Retry-After")).as("the first request turned away after the stop").isEqualTo("0");
+        assertThat(metrics.shutdownTurnedAway.getCount()).isEqualTo(1);
     }
 
     private EventHub hub(int maxParked) {

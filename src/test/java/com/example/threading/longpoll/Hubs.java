@@ -37,8 +37,14 @@ final class Hubs {
     /** A hub of {@code historySize} events per topic, at most {@code maxParked} polls and 1,000 topics. */
     static EventHub hub(int historySize, int maxParked, Executor dispatcher, JsonResponses json, LongPollMetrics metrics,
                         EventArchive archive, LongSupplier nanoClock) {
-        return new EventHub(new EventHub.Settings(historySize, maxParked, 1_000, 1), dispatcher, json, metrics, NO_SOURCE,
-                archive, nanoClock);
+        return hub(historySize, maxParked, dispatcher, json, metrics, archive, nanoClock, new ShutdownSpread(0));
+    }
+
+    /** As above, turning polls away while it stops with {@code shutdownSpread}'s headers. */
+    static EventHub hub(int historySize, int maxParked, Executor dispatcher, JsonResponses json, LongPollMetrics metrics,
+                        EventArchive archive, LongSupplier nanoClock, ShutdownSpread shutdownSpread) {
+        return new EventHub(new EventHub.Settings(historySize, maxParked, 1_000, 1, shutdownSpread), dispatcher, json,
+                metrics, NO_SOURCE, archive, nanoClock);
     }
 
     /** The default topic, after {@code after} (null: the next event). */

@@ -13,6 +13,8 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -57,15 +59,28 @@ class LongPollShutdownTest {
         support.after();
         long stopMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
-        for (CompletableFuture<Answer> poll : polls) {
+        Set<String> parkedRetryAfter = new TreeSet<>();
+        for (int i = 0; i < polls.size(); i++) {
             // A reset connection would complete the future exceptionally; a full response completes it normally.
-            Answer response = poll.get(10, TimeUnit.SECONDS);
+            Answer response = polls.get(i).get(10, TimeUnit.SECONDS);
             assertThat(response.status()).isEqualTo(503);
-            assertThat(response.header("Retry-After")).isEqualTo("0");
+            assertThat(response.header("Connection")).isEqualTo("close");
+            assertThat(response.header("Retry-After")).as("the default spread, 3 s").isIn("0", "1", "2", "3");
             assertThat(response.json().get("code").asInt()).isEqualTo(503);
+            if (i < 100) {
+                parkedRetryAfter.add(response.header("Retry-After"));
+            }
         }
+        assertThat(parkedRetryAfter).as("the parked polls' Retry-After rises over the spread").containsExactly("0", "1", "2", "3");
+        assertThat(meter("events.shutdown-answers")).isEqualTo(100);
+        assertThat(meter("events.shutdown.turned-away")).as("the blocked polls").isEqualTo(5);
+        assertThat(meter("events.shutdown.unfinished")).isZero();
         // Far below both the 60 s poll timeout and the 30 s grace period the parked polls would otherwise hold.
         assertThat(stopMs).isLessThan(15_000);
+    }
+
+    private long meter(String name) {
+        return support.getEnvironment().metrics().getMeters().get(name).getCount();
     }
 
     private int gauge(String name) {
