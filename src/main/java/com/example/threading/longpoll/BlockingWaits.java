@@ -60,7 +60,7 @@ final class BlockingWaits {
 
     /**
      * Blocks the calling thread until an event after one of the cursors {@code asked} (a null cursor: the next event),
-     * the timeout, or {@link #close}. Returns the answer ({@link PollAnswer}), or {@link Outcome#TIMED_OUT},
+     * the timeout, or {@link #close}; a cursor of another epoch is answered at once ({@code missed}). Returns the answer ({@link PollAnswer}), or {@link Outcome#TIMED_OUT},
      * {@link Outcome#CLOSED}, {@link Outcome#TOO_MANY_TOPICS}.
      */
     Outcome await(List<TopicCursor> asked, long timeoutMs) throws InterruptedException {
@@ -69,6 +69,7 @@ final class BlockingWaits {
         List<Topic> waitedOn = new ArrayList<>(asked.size());
         try {
             Map<String, Long> cursors = new LinkedHashMap<>();
+            Map<String, EventBatch> otherEpoch = new LinkedHashMap<>();
             for (TopicCursor topicCursor : asked) {
                 Topic topic = topics.apply(topicCursor.topic());
                 if (topic == null) {
@@ -76,10 +77,16 @@ final class BlockingWaits {
                 }
                 topic.blockingWaiters(1); // a topic a thread waits on is not idle
                 waitedOn.add(topic);
-                cursors.put(topicCursor.topic(), topicCursor.after() == null ? topic.history().lastId() : topicCursor.after());
+                if (!topic.history().sameEpoch(topicCursor.epoch())) {
+                    otherEpoch.put(topicCursor.topic(), topic.history().epochChanged()); // answered at once, missed
+                    cursors.put(topicCursor.topic(), topic.history().lastId());
+                } else {
+                    cursors.put(topicCursor.topic(), topicCursor.after() == null ? topic.history().lastId() : topicCursor.after());
+                }
             }
             long remainingNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
             Map<String, EventBatch> news = newsAfter(waitedOn, cursors);
+            news.putAll(otherEpoch);
             while (news.isEmpty()) {
                 if (closed) {
                     return Outcome.CLOSED;

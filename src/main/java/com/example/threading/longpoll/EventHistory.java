@@ -17,16 +17,40 @@ final class EventHistory {
 
     private final Event[] ring;
     private final ReentrantLock guard;
+    private final String epoch;
     private long lastId;
     private int size;
 
-    /** A ring of {@code capacity} events, to be used only while holding {@code guard}. */
+    /** A ring of {@code capacity} events, to be used only while holding {@code guard}, without an epoch. */
     EventHistory(int capacity, ReentrantLock guard) {
+        this(capacity, guard, null);
+    }
+
+    /**
+     * A ring of {@code capacity} events of the history named {@code epoch} (null: the stream has no epochs), to be used
+     * only while holding {@code guard}.
+     */
+    EventHistory(int capacity, ReentrantLock guard, String epoch) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
         this.ring = new Event[capacity];
         this.guard = guard;
+        this.epoch = epoch;
+    }
+
+    /**
+     * Whether a cursor read in history {@code askedEpoch} (null: not said) belongs to this one; a history without an
+     * epoch takes every cursor. Needs no lock: the epoch never changes.
+     */
+    boolean sameEpoch(String askedEpoch) {
+        return askedEpoch == null || epoch == null || epoch.equals(askedEpoch);
+    }
+
+    /** The answer to a cursor of another history: nothing, {@code missed}, and where to go on from in this one. */
+    EventBatch epochChanged() {
+        checkGuarded();
+        return new EventBatch(List.of(), true, lastId, epoch);
     }
 
     /** Appends the next event; returns false (and keeps nothing) for an id at or below the last one, e.g. a redelivery. */
@@ -83,7 +107,7 @@ final class EventHistory {
                 events.add(event);
             }
         }
-        return new EventBatch(events, missed, lastId);
+        return new EventBatch(events, missed, lastId, epoch);
     }
 
     private void checkGuarded() {

@@ -107,7 +107,10 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
      */
     EventHub(Settings settings, Executor dispatcher, JsonResponses json, LongPollMetrics metrics, EventSource source,
              EventArchive archive, LongSupplier nanoClock) {
-        this.topics = new Topics(settings.maxTopics(), settings.historySize(), lock);
+        // In-process, the hub's rings are the histories: each topic's epoch is made here, new at every start and at every
+        // re-creation of an evicted topic (whose ids start again at 1). A shared stream keeps its histories: no epochs.
+        this.topics = new Topics(settings.maxTopics(), settings.historySize(), lock,
+                archive == null ? Long.toString(System.currentTimeMillis(), 36) : null);
         this.blockingWaits = new BlockingWaits(lock, this::topicForBlockingWait, metrics.blockingTimeouts, metrics.missed);
         this.maxParked = settings.maxParked();
         this.retryAfterSeconds = settings.retryAfterSeconds();
@@ -314,8 +317,15 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         return null;
     }
 
-    /** The in-process rule: the ring is all the history there is; any cursor but its newest id has news (or missed). */
-    private static CursorReading readRing(TopicCursor asked, EventHistory history) {
+    /**
+     * The in-process rule: the ring is all the history there is; any cursor but its newest id has news (or missed), and
+     * a cursor of another epoch (before a restart, or before its topic was evicted) is missed at once.
+     */
+    private CursorReading readRing(TopicCursor asked, EventHistory history) {
+        if (!history.sameEpoch(asked.epoch())) {
+            metrics.epochMismatches.mark();
+            return CursorReading.news(history.lastId(), history.epochChanged());
+        }
         long cursor = asked.after() == null ? history.lastId() : asked.after();
         return history.hasNewsFor(cursor) ? CursorReading.news(cursor, history.after(cursor)) : CursorReading.waitAfter(cursor);
     }

@@ -19,6 +19,7 @@ final class LongPollMetrics {
     final Timer eventToQueued;
     final Meter answeredAtOnce;
     final Meter missed;
+    final Meter epochMismatches;
     final Meter timeouts;
     final Meter rejected;
     final Meter disconnects;
@@ -38,6 +39,7 @@ final class LongPollMetrics {
         eventToQueued = registry.timer("events.event-to-queued");
         answeredAtOnce = registry.meter("events.answered-at-once");
         missed = registry.meter("events.missed");
+        epochMismatches = registry.meter("events.epoch-mismatches");
         timeouts = registry.meter("events.timeouts");
         rejected = registry.meter("events.rejected");
         disconnects = registry.meter("events.disconnects");

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * What a poll is answered with, from the news of its topics: a poll of one topic gets that topic's
  * {@link EventBatch} ({@code {"events":[...],"missed":false,"lastId":7}}, as before topics existed); a poll of several
- * gets a {@link TopicsBatch} ({@code {"events":[...],"missed":false,"cursors":{"a":4,"b":0}}}).
+ * gets a {@link TopicsBatch} ({@code {"events":[...],"missed":false,"cursors":{"a":4,"b":0},"epochs":{"a":"..."}}}).
  *
  * <p>Thread-safety: stateless.
  */
@@ -27,6 +27,7 @@ final class PollAnswer {
         }
         List<Event> events = new ArrayList<>();
         Map<String, Long> next = new LinkedHashMap<>();
+        Map<String, String> epochs = new LinkedHashMap<>();
         boolean missed = false;
         for (TopicCursor topic : asked) {
             EventBatch batch = news.get(topic.topic());
@@ -36,8 +37,11 @@ final class PollAnswer {
                 events.addAll(batch.events());
                 missed |= batch.missed();
                 next.put(topic.topic(), batch.lastId());
+                if (batch.epoch() != null) {
+                    epochs.put(topic.topic(), batch.epoch());
+                }
             }
         }
-        return new TopicsBatch(events, missed, next);
+        return new TopicsBatch(events, missed, next, epochs);
     }
 }

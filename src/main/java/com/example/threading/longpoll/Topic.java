@@ -1,6 +1,5 @@
 package com.example.threading.longpoll;
 
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One topic held by the hub: its recent events ({@link EventHistory}), the polls parked on it ({@link ParkedPolls}),
@@ -16,9 +15,9 @@ final class Topic {
     private long lastUsedNanos;
     private int blockingWaiters;
 
-    Topic(String name, int historySize, ReentrantLock guard, long nowNanos) {
+    Topic(String name, EventHistory history, long nowNanos) {
         this.name = name;
-        this.history = new EventHistory(historySize, guard);
+        this.history = history;
         this.parked = new ParkedPolls(name);
         this.lastUsedNanos = nowNanos;
     }

@@ -1,10 +1,16 @@
 package com.example.threading.longpoll;
 
 /**
- * One topic of a poll and the cursor it reads after: {@code null} means "the next event" (today's newest id).
+ * One topic of a poll, the cursor it reads after, and the history the cursor belongs to.
  *
  * @param topic a checked topic name ({@link TopicNames})
- * @param after the last id the client has seen on that topic, or null
+ * @param after the last id the client has seen on that topic, or null (the next event: today's newest id)
+ * @param epoch the epoch of the history {@code after} was read from ({@code "epoch"} of an answer), or null (not known)
  */
-record TopicCursor(String topic, Long after) {
+record TopicCursor(String topic, Long after, String epoch) {
+
+    /** A cursor without an epoch. */
+    TopicCursor(String topic, Long after) {
+        this(topic, after, null);
+    }
 }

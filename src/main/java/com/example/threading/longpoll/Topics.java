@@ -21,12 +21,20 @@ final class Topics {
     private final int maxTopics;
     private final int historySize;
     private final ReentrantLock guard;
+    private final String epochPrefix;
+    private long topicsCreated;
     private volatile int size;
 
-    Topics(int maxTopics, int historySize, ReentrantLock guard) {
+    /**
+     * At most {@code maxTopics} topics of {@code historySize} events, used under {@code guard}. {@code epochPrefix}
+     * (null: no epochs, the stream keeps its histories) starts the epoch of every topic created here, which ends in
+     * the number of topics created before it: a topic evicted and created again (its ids start again) gets a new one.
+     */
+    Topics(int maxTopics, int historySize, ReentrantLock guard, String epochPrefix) {
         this.maxTopics = maxTopics;
         this.historySize = historySize;
         this.guard = guard;
+        this.epochPrefix = epochPrefix;
     }
 
     /** The topic, or null when the hub does not hold it. */
@@ -41,7 +49,8 @@ final class Topics {
             if (byName.size() >= maxTopics) {
                 return null;
             }
-            topic = new Topic(name, historySize, guard, nowNanos);
+            String epoch = epochPrefix == null ? null : epochPrefix + "-" + Long.toString(++topicsCreated, 36);
+            topic = new Topic(name, new EventHistory(historySize, guard, epoch), nowNanos);
             byName.put(name, topic);
             size = byName.size();
         }

@@ -87,15 +87,22 @@ final class FuzzInputs {
         Arbitrary<String> after = Arbitraries.oneOf(bound(0, 1, 1_000_000), Arbitraries.of(HOSTILE));
         Arbitrary<String> timeout = Arbitraries.oneOf(bound(0, 1, MAX_POLL_SECONDS), Arbitraries.of(HOSTILE));
         return Combinators.combine(Arbitraries.of("/events", "/events/blocking"), method(), after.optional(),
-                        timeout.optional(), topics(), extraHeaders())
-                .as((path, method, since, wait, topics, headers) -> {
+                        epoch().optional(), timeout.optional(), topics(), extraHeaders())
+                .as((path, method, since, epoch, wait, topics, headers) -> {
                     List<String> pairs = new ArrayList<>();
                     topics.forEach(topic -> pairs.add(pair("topic", topic)));
                     since.ifPresent(value -> pairs.add(pair("after", value)));
+                    epoch.ifPresent(value -> pairs.add(pair("epoch", value)));
                     // A poll without timeout waits the configured default (2 s); one with a valid one at most 3 s.
                     wait.ifPresent(value -> pairs.add(pair("timeout", value)));
                     return request("GET " + path, false, method, path + joined(pairs), headers, new byte[0], Framing.NONE);
                 });
+    }
+
+    /** An {@code epoch} value: well-formed ones (of no history the service holds) and hostile ones. */
+    static Arbitrary<String> epoch() {
+        return Arbitraries.oneOf(Arbitraries.of("mi2x9k1c-1", "0", "e-e-e", "x".repeat(32)), Arbitraries.of(HOSTILE),
+                Arbitraries.of("", "x".repeat(33), "a:b", "a b", "\u00e9"));
     }
 
     static Arbitrary<FuzzRequest> publish() {
@@ -134,6 +141,7 @@ final class FuzzInputs {
         Arbitrary<String> topic = Arbitraries.frequencyOf(
                 Tuple.of(4, name),
                 Tuple.of(4, Combinators.combine(name, cursor).as((n, c) -> n + ":" + c)),
+                Tuple.of(1, Combinators.combine(name, cursor, epoch()).as((n, c, e) -> n + ":" + c + ":" + e)),
                 Tuple.of(2, hostile));
         return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(List.<String>of())), Tuple.of(4, topic.list().ofMinSize(1).ofMaxSize(6)));
     }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class BlockingWaitsTest {
 
     private final ReentrantLock lock = new ReentrantLock();
-    private final Topic topic = new Topic(TopicNames.DEFAULT, 4, lock, 0);
+    private final Topic topic = new Topic(TopicNames.DEFAULT, new EventHistory(4, lock, "e1"), 0);
     private final EventHistory history = topic.history();
     private final Meter timeouts = new Meter();
     private final Meter missed = new Meter();
@@ -65,6 +65,21 @@ class BlockingWaitsTest {
         assertThat(((EventBatch) outcome.answer).events()).extracting(Event::id).containsExactly(3L, 4L, 5L, 6L);
         assertThat(((EventBatch) outcome.answer).missed()).isTrue();
         assertThat(missed.getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aCursorOfAnotherEpochIsAnsweredAtOnceAsMissedWithTheCurrentEpochAndCursor() throws Exception {
+        append(1);
+        append(2);
+        BlockingWaits.Outcome outcome = waits.await(List.of(new TopicCursor(TopicNames.DEFAULT, 1L, "e0")), 30_000);
+
+        EventBatch batch = (EventBatch) outcome.answer;
+        assertThat(batch.events()).as("no event of another history").isEmpty();
+        assertThat(batch.missed()).isTrue();
+        assertThat(batch.lastId()).isEqualTo(2);
+        assertThat(batch.epoch()).isEqualTo("e1");
+        BlockingWaits.Outcome same = waits.await(List.of(new TopicCursor(TopicNames.DEFAULT, 1L, "e1")), 30_000);
+        assertThat(((EventBatch) same.answer).events()).extracting(Event::id).containsExactly(2L);
     }
 
     @Test

@@ -118,6 +118,33 @@ class EventHubTest {
     }
 
     @Test
+    void aCursorOfAnotherEpochIsAnsweredAtOnceAsMissedNeverWithEventsOfThisHistory() throws Exception {
+        EventHub hub = hub(10);
+        FakeAsyncContext first = new FakeAsyncContext(true);
+        hub.poll(first, Hubs.at(null), 60_000);
+        publish(hub);
+        publish(hub);
+        String epoch = json(first).get("epoch").asText();
+        assertThat(epoch).as("every answer names its history").isNotEmpty();
+
+        // A cursor from before a restart: id 1 exists here too, but in another history.
+        FakeAsyncContext stale = new FakeAsyncContext(true);
+        hub.poll(stale, List.of(new TopicCursor(TopicNames.DEFAULT, 1L, "before-restart")), 60_000);
+        FakeAsyncContext current = new FakeAsyncContext(true);
+        hub.poll(current, List.of(new TopicCursor(TopicNames.DEFAULT, 1L, epoch)), 60_000);
+
+        assertThat(stale.status()).isEqualTo(200);
+        assertThat(ids(stale)).as("no event of another history").isEmpty();
+        assertThat(json(stale).get("missed").asBoolean()).isTrue();
+        assertThat(json(stale).get("lastId").asLong()).isEqualTo(2);
+        assertThat(json(stale).get("epoch").asText()).isEqualTo(epoch);
+        assertThat(ids(current)).containsExactly(2L);
+        assertThat(json(current).get("missed").asBoolean()).isFalse();
+        assertThat(metrics.epochMismatches.getCount()).isEqualTo(1);
+        assertThat(hub.parkedCount()).isZero();
+    }
+
+    @Test
     void aFullHubAnswers503WithRetryAfterAndParksNothingMore() throws Exception {
         EventHub hub = hub(2);
         hub.poll(new FakeAsyncContext(true), Hubs.at(null), 60_000);

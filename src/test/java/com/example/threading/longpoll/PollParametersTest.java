@@ -61,4 +61,27 @@ class PollParametersTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("timeout must be a whole number, was '" + timeout + "'");
     }
+
+    @Test
+    void anEpochGoesWithTheCursorOfItsTopic() {
+        assertThat(parse(null, "4", "k1x-2").topics()).containsExactly(new TopicCursor(TopicNames.DEFAULT, 4L, "k1x-2"));
+        assertThat(parse(new String[] {"room"}, "4", "k1x-2").topics()).containsExactly(new TopicCursor("room", 4L, "k1x-2"));
+        assertThat(parse(new String[] {"a:3:e-1", "b:0", "c"}, null, null).topics()).containsExactly(
+                new TopicCursor("a", 3L, "e-1"), new TopicCursor("b", 0L, null), new TopicCursor("c", null, null));
+    }
+
+    @Test
+    void anEpochIsRefusedWhereItHasNoCursorToBelongToOrIsMalformed() {
+        assertThatThrownBy(() -> parse(new String[] {"a:1", "b:2"}, null, "e1"))
+                .hasMessageContaining("with several topics, give each its own cursor");
+        assertThatThrownBy(() -> parse(new String[] {"a:1:e1"}, null, "e2")).hasMessageContaining("not both");
+        assertThatThrownBy(() -> parse(null, "1", "no spaces")).hasMessage(
+                "epoch must be 1 to 32 letters, digits or '-', as an answer's epoch");
+        assertThatThrownBy(() -> parse(new String[] {"a:1:"}, null, null)).hasMessageStartingWith("the epoch of topic a must be");
+        assertThatThrownBy(() -> parse(null, "1", "x".repeat(33))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static PollParameters parse(String[] topics, String after, String epoch) {
+        return PollParameters.parse(topics, after, epoch, null, DEFAULT_S, MAX_S, 16);
+    }
 }
