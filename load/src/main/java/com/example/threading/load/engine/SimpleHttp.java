@@ -8,13 +8,14 @@ import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.StringRequestContent;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 
 /**
- * One-off requests (probing whether an endpoint or protocol exists, the fan-out calls, admin tasks) on a Jetty
+ * One-off requests (probing whether an endpoint or protocol exists, the fan-out calls, admin tasks, events) on a Jetty
  * HttpClient; close it to stop the client.
  *
  * <p>Thread-safety: {@link #get} and {@link #post} may be called from any threads at once, as Jetty's HttpClient may; the
@@ -60,6 +61,11 @@ public final class SimpleHttp implements AutoCloseable {
     /** POST without a body (e.g. a Dropwizard admin task), with a total timeout; a failure as for {@link #get}. */
     public Answer post(URI uri, Duration timeout) throws InterruptedException {
         return send(client.newRequest(uri).method(HttpMethod.POST), timeout);
+    }
+
+    /** POST of a JSON body (e.g. an event), with a total timeout; a failure as for {@link #get}. */
+    public Answer postJson(URI uri, String json, Duration timeout) throws InterruptedException {
+        return send(client.newRequest(uri).method(HttpMethod.POST).body(new StringRequestContent("application/json", json)), timeout);
     }
 
     private static Answer send(Request request, Duration timeout) throws InterruptedException {

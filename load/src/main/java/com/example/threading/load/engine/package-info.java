@@ -8,7 +8,10 @@
  * {@link com.example.threading.load.engine.H2load}, its per-request log recorded alike; the interval logs read back by
  * {@link com.example.threading.load.engine.HistogramLogs}), {@link com.example.threading.load.engine.PollingClients} (closed-loop long-poll
  * clients), {@link com.example.threading.load.engine.TopicsTraffic} (chat rooms on the long-poll's topics, a ledger per
- * client and room), {@link com.example.threading.load.engine.SimpleHttp} (one-off requests, admin tasks),
+ * client and room), {@link com.example.threading.load.engine.H2loadStretch} (an endpoint under h2load in a closed loop,
+ * the server's CPU read over exactly the stretch whose requests h2load counts),
+ * {@link com.example.threading.load.engine.EventPublisher} (events published at a fixed rate beside a load),
+ * {@link com.example.threading.load.engine.SimpleHttp} (one-off requests, admin tasks, events),
  * {@link com.example.threading.load.engine.PhaseRecorder} (every request's
  * {@link com.example.threading.load.engine.Outcome}, HdrHistogram latencies and one-second intervals), the
  * result records a phase ends in ({@link com.example.threading.load.engine.PhaseResult},

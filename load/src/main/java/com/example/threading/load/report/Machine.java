@@ -16,12 +16,13 @@ final class Machine {
     private Machine() {
     }
 
-    /** Cores, CPU model, memory, OS and this tool's JDK. */
+    /** Cores, CPU model, memory, load average, OS and this tool's JDK. */
     static Map<String, Object> describe() {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("cpu", cpuModel());
         facts.put("cores", Runtime.getRuntime().availableProcessors());
         facts.put("memory", memTotal());
+        facts.put("load average at start (1 / 5 / 15 min)", loadAverage());
         facts.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         facts.put("tool JDK", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.runtime.version")
                 + " (" + System.getProperty("java.home") + ")");
@@ -31,6 +32,16 @@ final class Machine {
 
     private static String cpuModel() {
         return firstValue(Path.of("/proc/cpuinfo"), "model name").orElse(System.getProperty("os.arch"));
+    }
+
+    /** /proc/loadavg's first three fields: runnable and waiting threads, averaged over 1, 5 and 15 minutes. */
+    private static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return fields.length < 3 ? "unknown" : fields[0] + " / " + fields[1] + " / " + fields[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static String memTotal() {

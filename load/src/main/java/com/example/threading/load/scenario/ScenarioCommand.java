@@ -141,7 +141,7 @@ public abstract class ScenarioCommand implements Callable<Integer> {
                 Thread.currentThread().interrupt();
             }
         });
-        if (options.profile) {
+        if (options.profile && profilesEachService()) {
             startProfiler(opened, "", report);
         }
         return opened;
@@ -193,6 +193,19 @@ public abstract class ScenarioCommand implements Callable<Integer> {
      */
     protected List<String> serviceGauges() {
         return List.of();
+    }
+
+    /** Whether {@code --profile} was given. */
+    protected final boolean profiling() {
+        return options.profile;
+    }
+
+    /**
+     * Whether {@code --profile} attaches a profiler to each service from its start (the default); a scenario that
+     * profiles chosen stretches of its own, outside what it measures, returns false.
+     */
+    protected boolean profilesEachService() {
+        return true;
     }
 
     /**

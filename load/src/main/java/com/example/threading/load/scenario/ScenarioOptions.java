@@ -37,7 +37,8 @@ public final class ScenarioOptions {
     boolean noProgress;
 
     @Option(names = "--profile", description = "Attach async-profiler to each service (CPU; itimer where perf events are refused) "
-            + "and write its flame graph into the report folder: from the measured phase on where the scenario marks one, else the service's whole life")
+            + "and write its flame graph into the report folder: from the measured phase on where the scenario marks one, else the service's whole life "
+            + "(cost: a CPU and an allocation flame graph per endpoint, in extra stretches after the measured ones)")
     boolean profile;
 
     @Option(names = MAX_DURATION, description = "Hard limit for the whole run (default: ${DEFAULT-VALUE})")

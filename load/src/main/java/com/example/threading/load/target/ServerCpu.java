@@ -1,5 +1,6 @@
 package com.example.threading.load.target;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -12,6 +13,11 @@ public record ServerCpu(Optional<ProcessHandle> process) {
     /** A fresh clock on the server process. */
     public CpuClock clock() {
         return new CpuClock(process);
+    }
+
+    /** CPU time the server process has used so far (utime + stime from /proc, in 10 ms ticks), when it is known and running. */
+    public Optional<Duration> cpuTime() {
+        return process.flatMap(handle -> handle.info().totalCpuDuration());
     }
 
     /** Whether the server's CPU is measured. */

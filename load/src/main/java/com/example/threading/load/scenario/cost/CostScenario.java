@@ -1,0 +1,273 @@
+package com.example.threading.load.scenario.cost;
+
+import com.example.threading.load.engine.EventPublisher;
+import com.example.threading.load.engine.H2load;
+import com.example.threading.load.engine.H2loadStretch;
+import com.example.threading.load.engine.Profiler;
+import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.report.Durations;
+import com.example.threading.load.report.Report;
+import com.example.threading.load.scenario.ScenarioCommand;
+import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.target.Target;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * What one request costs the server, endpoint by endpoint, in one run on one service process: h2load drives each
+ * endpoint in a closed loop over HTTP/1.1, a warm-up (the JIT compiles meanwhile) then a measured stretch, and the
+ * server's CPU time over exactly that stretch ({@link H2loadStretch}) is divided by the 2xx answers h2load counted in it.
+ * Admin {@code /ping} is the baseline every other figure is a ratio to. With {@code --profile}, every endpoint is
+ * loaded twice more after all are measured, once under async-profiler's CPU sampling and once under its allocation
+ * sampling, so the profiler is never attached while a figure is measured. {@link CostView} presents the figures.
+ */
+@Command(name = "cost",
+        description = "Server CPU per request (µs) of admin /ping, each /work pattern at ms=0, a publish and a long-poll answer, "
+                + "each as a ratio to /ping's, in one run on one service (h2load, closed loop, HTTP/1.1).")
+public final class CostScenario extends ScenarioCommand {
+
+    /** The /work patterns, in the order of the table. */
+    static final List<String> PATTERNS = List.of("blocking", "thread-per-request", "cached", "bounded", "virtual");
+
+    private static final String POLL_TOPIC = "cost";
+    private static final String PUBLISH_TOPIC = "cost-publish";
+    /** Polls wait at most this long (the service's largest timeout), far longer than between two events. */
+    private static final int POLL_TIMEOUT_SECONDS = 60;
+    private static final String PUBLISH_BODY = "{\"cost\":\"publish\",\"price\":12.5,\"items\":[1,2,3]}";
+    private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
+    private static final Pattern JAVA_FEATURE = Pattern.compile("Java (\\d+)");
+
+    @Option(names = "--warmup", defaultValue = "20s", description = "Load on each endpoint before its measured stretch, not counted: "
+            + "a fresh service spends much CPU compiling its hot code in its first ~30 s (default: ${DEFAULT-VALUE})")
+    Duration warmup;
+
+    @Option(names = "--seconds", defaultValue = "10s", description = "Measured stretch per endpoint (default: ${DEFAULT-VALUE})")
+    Duration seconds;
+
+    @Option(names = "--connections", defaultValue = "16", description = "h2load's connections, each one request at a time "
+            + "(closed loop), for every endpoint but the long poll (default: ${DEFAULT-VALUE})")
+    int connections;
+
+    @Option(names = "--polls", defaultValue = "1000", description = "The long poll's parked connections: each polls again as soon as "
+            + "an event answers it (default: ${DEFAULT-VALUE})")
+    int polls;
+
+    @Option(names = "--events-per-second", defaultValue = "20", description = "Events the tool publishes to the long poll's topic, "
+            + "from one thread, while it is loaded (default: ${DEFAULT-VALUE})")
+    double eventsPerSecond;
+
+    /** A run with this scenario's defaults, filled in by picocli. */
+    public CostScenario() {
+        super(Duration.ofMinutes(15));
+    }
+
+    /** The profiler is attached only in the extra stretches after the measured ones, never from the service's start. */
+    @Override
+    protected boolean profilesEachService() {
+        return false;
+    }
+
+    @Override
+    protected void run(Report report) throws Exception {
+        validate();
+        Path h2load = H2load.onPath().orElseThrow(() -> new IllegalStateException("cost drives its load with h2load, which is not on PATH: "
+                + H2load.INSTALL + " (Debian's nghttp2-client)"));
+        String h2loadVersion = H2load.version(h2load);
+        Path body = report.directory().resolve("publish-body.json");
+        Files.writeString(body, PUBLISH_BODY);
+        String setting = "h2load --h1, closed loop, " + connections + " connections (long poll: " + polls + "); warm-up "
+                + Durations.format(warmup) + ", measured " + Durations.format(seconds) + " per endpoint";
+        report.environment("load generator", h2loadVersion + " (closed loop, HTTP/1.1, one thread)");
+        report.configure("warm-up per endpoint", warmup).configure("measured per endpoint", seconds).configure("connections", connections)
+                .configure("long-poll connections (parked polls)", polls).configure("events per second (long poll)", eventsPerSecond)
+                .configure("poll timeout s", POLL_TIMEOUT_SECONDS).configure("publish body", PUBLISH_BODY)
+                .configure("profile", profiling() ? "a CPU and an allocation flame graph per endpoint, in extra stretches of "
+                        + Durations.format(seconds) + " after all measured ones" : "no");
+        report.summary("What one request costs the server: for each endpoint, h2load (" + setting + ") loads it alone, and the "
+                + "server's CPU time (utime + stime of the service process, from /proc) over exactly the measured stretch — from "
+                + "h2load's announcing its start to its announcing its end — is divided by the 2xx answers h2load counted in "
+                + "that stretch. A run with answers other than 2xx is reported as such, not counted. The figures are ratios "
+                + "within one run, on one service process: each endpoint's CPU per request divided by admin /ping's (Jetty and "
+                + "a plain servlet). Absolute times hold on this machine only (CPU model, cores and load average below); h2load "
+                + "and the tool share its " + CpuClock.cores() + " cores with the service. Endpoints are measured in the order "
+                + "of the table; the long poll comes last because the polls it leaves parked at its end are answered only by a "
+                + "later event.");
+        try (Target service = open(report, Map.of("LOG_LEVEL", "WARN"), List.of())) {
+            if (!service.serverCpu().measured() || service.adminUri().isEmpty()) {
+                throw new IllegalStateException("cost needs the server's CPU and its admin port (/ping): let the tool start the service, "
+                        + "or give --server-pid and --admin-url with --url");
+            }
+            List<Endpoint> endpoints = endpoints(service, body);
+            report.note("The tool reads the service's admin /metrics once a second (heap, threads, for the JVM table) and the service "
+                    + "publishes a tick every 2 s: their CPU is in every figure, spread over that endpoint's requests.");
+            List<Measurement> measurements = new ArrayList<>();
+            for (Endpoint endpoint : endpoints) {
+                if (deadline().isUp()) {
+                    measurements.add(Measurement.notLoaded(endpoint, "skipped: time limit reached"));
+                    continue;
+                }
+                measurements.add(measure(service, endpoint, h2load, report));
+            }
+            List<FlameGraphs> flames = new ArrayList<>();
+            if (profiling()) {
+                for (Measurement measurement : measurements) {
+                    if (measurement.run().isPresent() && !deadline().isUp()) {
+                        flames.add(profile(service, measurement.endpoint(), h2load, report));
+                    }
+                }
+            }
+            CostView.present(report, setting, measurements, POLL_TIMEOUT_SECONDS, flames);
+        }
+    }
+
+    private void validate() {
+        if (warmup.isNegative() || seconds.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("--warmup must be 0s or more and --seconds at least 1s, not " + warmup + " and " + seconds);
+        }
+        if (connections < 1 || polls < 1 || !(eventsPerSecond > 0 && eventsPerSecond <= 1000)) {
+            throw new IllegalArgumentException("--connections and --polls must be at least 1 and --events-per-second above 0 and at most 1000");
+        }
+        // Start-up, then per endpoint its warm-up and stretch (and two profile stretches), each with a few seconds to spare.
+        Duration perEndpoint = warmup.plus(seconds).plusSeconds(5).plus(profiling() ? seconds.multipliedBy(2).plusSeconds(10) : Duration.ZERO);
+        Duration needed = perEndpoint.multipliedBy(PATTERNS.size() + 3).plusSeconds(60);
+        Duration left = Duration.ofNanos(deadline().nanos() - System.nanoTime());
+        if (needed.compareTo(left) > 0) {
+            throw new IllegalArgumentException("these options need about " + Durations.format(needed) + ", more than the "
+                    + "--max-duration left (" + Durations.format(left) + "): give a larger --max-duration");
+        }
+    }
+
+    /** /ping, each /work pattern, the publish and the long poll, in the order they are measured. */
+    private List<Endpoint> endpoints(Target service, Path body) {
+        URI app = service.applicationUri();
+        List<Endpoint> endpoints = new ArrayList<>();
+        endpoints.add(new Endpoint("ping", "GET /ping (admin)", Endpoint.Kind.GET, service.adminUri().orElseThrow().resolve("/ping"),
+                connections, Optional.empty(), List.of()));
+        for (String pattern : PATTERNS) {
+            String path = "/work/" + pattern + "?ms=0";
+            endpoints.add(new Endpoint("work-" + pattern, "GET " + path, Endpoint.Kind.GET, app.resolve(path), connections, Optional.empty(),
+                    List.of()));
+        }
+        String publish = "/events?topic=" + PUBLISH_TOPIC;
+        endpoints.add(new Endpoint("events-publish", "POST " + publish + " (" + PUBLISH_BODY.length() + " bytes of JSON)",
+                Endpoint.Kind.PUBLISH, app.resolve(publish), connections, Optional.of(body), List.of("Content-Type: application/json")));
+        String poll = "/events?topic=" + POLL_TOPIC + "&timeout=" + POLL_TIMEOUT_SECONDS;
+        endpoints.add(new Endpoint("events-longpoll", "GET " + poll + " (" + polls + " parked, answered by " + Report.num(eventsPerSecond)
+                + " events/s)", Endpoint.Kind.LONG_POLL, app.resolve(poll), polls, Optional.empty(), List.of()));
+        return endpoints;
+    }
+
+    /** One endpoint: a first request to check it answers 2xx, then h2load's warm-up and measured stretch (events beside a long poll). */
+    private Measurement measure(Target service, Endpoint endpoint, Path h2load, Report report) throws IOException, InterruptedException {
+        Optional<String> refused = check(endpoint);
+        if (refused.isPresent()) {
+            return Measurement.notLoaded(endpoint, refused.get());
+        }
+        H2loadStretch.Spec spec = new H2loadStretch.Spec("h2load-" + endpoint.name(), endpoint.url(), endpoint.connections(), warmup, seconds,
+                endpoint.body(), endpoint.headers());
+        long deadline = deadline().within(warmup.plus(seconds).plusSeconds(30));
+        if (endpoint.kind() != Endpoint.Kind.LONG_POLL) {
+            return Measurement.loaded(endpoint, H2loadStretch.run(h2load, service.serverCpu(), spec, report.directory(), deadline));
+        }
+        try (EventPublisher publisher = startPublisher(service)) {
+            H2loadStretch.Result run = H2loadStretch.run(h2load, service.serverCpu(), spec, report.directory(), deadline);
+            long publishes = publisher.publishedBetween(run.startNanos(), run.endNanos());
+            settle(publisher);
+            return new Measurement(endpoint, Optional.of(run), "", publishes, publisher.failures(), publisher.longestGap().toMillis() / 1000.0);
+        }
+    }
+
+    /** Publishes to the long poll's topic and waits for the first event to be taken (the topic then exists). */
+    private EventPublisher startPublisher(Target service) throws InterruptedException {
+        EventPublisher publisher = EventPublisher.start(service.applicationUri().resolve("/events?topic=" + POLL_TOPIC), eventsPerSecond);
+        if (!publisher.awaitPublished(1, CHECK_TIMEOUT)) {
+            String failure = publisher.lastFailure();
+            publisher.close();
+            throw new IllegalStateException("the first event for the long poll was not taken within " + Durations.format(CHECK_TIMEOUT)
+                    + (failure.isEmpty() ? "" : ": " + failure));
+        }
+        return publisher;
+    }
+
+    /**
+     * After h2load has gone, one more event answers the polls it left parked (under HTTP/1.1 the service notices a
+     * closed connection only when it answers), so that nothing of this endpoint runs into the next stretch.
+     */
+    private static void settle(EventPublisher publisher) throws InterruptedException {
+        publisher.awaitPublished(publisher.published() + 1, CHECK_TIMEOUT);
+        Thread.sleep(200);
+    }
+
+    /** Empty when a first request is answered 2xx; else why the endpoint is not loaded. A long poll is not checked (it would park). */
+    private static Optional<String> check(Endpoint endpoint) throws InterruptedException {
+        if (endpoint.kind() == Endpoint.Kind.LONG_POLL) {
+            return Optional.empty();
+        }
+        SimpleHttp.Answer answer;
+        try (SimpleHttp http = SimpleHttp.http1()) {
+            answer = endpoint.kind() == Endpoint.Kind.PUBLISH ? http.postJson(endpoint.url(), PUBLISH_BODY, CHECK_TIMEOUT)
+                    : http.get(endpoint.url(), CHECK_TIMEOUT);
+        }
+        if (answer.status() >= 200 && answer.status() < 300) {
+            return Optional.empty();
+        }
+        if (answer.status() == 501) {
+            Matcher feature = JAVA_FEATURE.matcher(answer.body());
+            return Optional.of("not available on " + (feature.find() ? "JDK " + feature.group(1) : "this JDK") + " (needs 21+)");
+        }
+        return Optional.of("not loaded: a first request was answered " + (answer.status() == 0 ? answer.failure() : answer.status() + " "
+                + answer.body()));
+    }
+
+    /** The extra stretches of {@code --profile}: one under CPU sampling, one under allocation sampling, each {@code --seconds} long. */
+    private FlameGraphs profile(Target service, Endpoint endpoint, Path h2load, Report report) throws IOException, InterruptedException {
+        long pid = service.serverCpu().process().orElseThrow().pid();
+        EventPublisher publisher = endpoint.kind() == Endpoint.Kind.LONG_POLL ? startPublisher(service) : null;
+        try {
+            FlameGraphs.Graph cpu = profiled(service, endpoint, h2load, report, "cpu", file -> Profiler.start(pid, file));
+            FlameGraphs.Graph allocations = profiled(service, endpoint, h2load, report, "alloc", file -> Profiler.allocations(pid, file));
+            return new FlameGraphs(endpoint, cpu, allocations);
+        } finally {
+            if (publisher != null) {
+                settle(publisher);
+                publisher.close();
+            }
+        }
+    }
+
+    /** How a profile stretch attaches its profiler, writing its flame graph to the file given. */
+    private interface Attach {
+        Profiler to(Path flameGraph) throws IOException;
+    }
+
+    private FlameGraphs.Graph profiled(Target service, Endpoint endpoint, Path h2load, Report report, String event, Attach attach)
+            throws IOException, InterruptedException {
+        String file = "flame-" + event + "-" + endpoint.name() + ".html";
+        Profiler profiler;
+        try {
+            profiler = attach.to(report.directory().resolve(file));
+        } catch (IOException e) {
+            return FlameGraphs.Graph.failed(file, e.getMessage());
+        }
+        Optional<String> failure;
+        try {
+            H2loadStretch.Spec spec = new H2loadStretch.Spec("h2load-" + endpoint.name() + "-profile-" + event, endpoint.url(),
+                    endpoint.connections(), Duration.ZERO, seconds, endpoint.body(), endpoint.headers());
+            H2loadStretch.run(h2load, service.serverCpu(), spec, report.directory(), deadline().within(seconds.plusSeconds(30)));
+        } finally {
+            failure = profiler.stop();
+        }
+        return failure.map(words -> FlameGraphs.Graph.failed(file, words)).orElse(FlameGraphs.Graph.written(file));
+    }
+}

@@ -1,0 +1,106 @@
+package com.example.threading.load.scenario.cost;
+
+import static com.example.threading.load.scenario.ReportAssertions.assertReportFiles;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.example.threading.load.engine.H2loadRequired;
+import com.example.threading.load.scenario.ReportAssertions;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cost scenario for real, with short stretches, against the service jar: a row per endpoint with the server's CPU
+ * per request, /ping the baseline, the machine and the service's JDK in the report, and with --profile a CPU and an
+ * allocation flame graph per loaded endpoint. No timing or ratio is asserted: CI runs on a busy 2-core machine.
+ */
+class CostScenarioTest {
+
+    private static final List<String> ENDPOINTS = List.of("ping", "work-blocking", "work-thread-per-request", "work-cached",
+            "work-bounded", "work-virtual", "events-publish", "events-longpoll");
+
+    @BeforeAll
+    static void serviceJarIsBuilt() {
+        ReportAssertions.requireServiceJar();
+    }
+
+    @Test
+    void everyEndpointGetsTheServersCpuPerRequestAsARatioToPingWithFlameGraphs(@TempDir Path out) throws Exception {
+        H2loadRequired.path();
+        Path folder = ReportAssertions.run(out, "cost", "--warmup", "1s", "--seconds", "2s", "--polls", "50", "--profile",
+                "--max-duration", "300s");
+        JsonNode results = assertReportFiles(folder);
+        String markdown = Files.readString(folder.resolve("report.md"));
+
+        JsonNode table = table(results, CostView.TITLE);
+        assertThat(table.path("header").toString()).contains("\"requests/s\"", "\"server CPU µs per request\"", "\"ratio to /ping\"",
+                "\"server CPU %\"");
+        JsonNode rows = table.path("rows");
+        assertThat(rows).as("one row per endpoint").hasSize(ENDPOINTS.size());
+        List<String> labels = new ArrayList<>();
+        rows.forEach(row -> labels.add(row.get(0).asText()));
+        assertThat(labels.get(0)).contains("/ping");
+        assertThat(String.join(" ", labels)).contains("/work/blocking?ms=0", "/work/thread-per-request?ms=0", "/work/cached?ms=0",
+                "/work/bounded?ms=0", "/work/virtual?ms=0", "POST /events?topic=cost-publish", "GET /events?topic=cost&timeout=");
+        assertThat(rows.get(0).get(3).asText()).as("/ping's ratio to itself").isEqualTo("1.00");
+
+        JsonNode costs = results.path("data").path("cost");
+        assertThat(costs).hasSize(ENDPOINTS.size());
+        for (int i = 0; i < ENDPOINTS.size(); i++) {
+            JsonNode cost = costs.get(i);
+            JsonNode row = rows.get(i);
+            assertThat(cost.path("name").asText()).isEqualTo(ENDPOINTS.get(i));
+            if (cost.path("name").asText().equals("work-virtual") && !ReportAssertions.virtualThreads()) {
+                assertThat(row.get(2).asText()).isEqualTo("not available on JDK " + Runtime.version().feature() + " (needs 21+)");
+                assertThat(cost.path("serverCpuMicrosPerRequest").isNull()).isTrue();
+                continue;
+            }
+            assertThat(cost.path("outcome").asText()).as("%s", cost.path("name")).isEqualTo("measured");
+            assertThat(Double.parseDouble(row.get(1).asText())).as("requests/s of %s", cost.path("name")).isPositive();
+            assertThat(Double.parseDouble(row.get(2).asText())).as("CPU µs per request of %s", cost.path("name")).isPositive();
+            assertThat(Double.parseDouble(row.get(4).asText())).as("server CPU %% of %s", cost.path("name")).isPositive();
+            assertThat(cost.path("serverCpuMicrosPerRequest").asDouble()).isPositive();
+            assertThat(cost.path("answers2xx").asLong()).isPositive();
+            assertThat(cost.path("non2xx").asLong()).isZero();
+            assertThat(cost.path("ratioToPing").asDouble()).isPositive();
+            // Every flame graph of the extra stretches, linked from report.md.
+            for (String event : List.of("cpu", "alloc")) {
+                String file = "flame-" + event + "-" + cost.path("name").asText() + ".html";
+                assertThat(folder.resolve(file)).content().contains("<html");
+                assertThat(markdown).contains("(" + file + ")");
+            }
+        }
+        assertThat(costs.get(0).path("ratioToPing").asDouble()).isEqualTo(1.0);
+
+        // The publish is h2load's POST of a JSON body; the long poll's figure says which publishes it includes.
+        JsonNode publish = costs.get(ENDPOINTS.indexOf("events-publish"));
+        assertThat(publish.path("command").toString()).contains("\"-d\"", "\"Content-Type: application/json\"");
+        JsonNode longPoll = costs.get(ENDPOINTS.indexOf("events-longpoll"));
+        assertThat(longPoll.path("command").toString()).contains("\"-c\",\"50\"");
+        assertThat(longPoll.path("publishes").asLong()).isPositive();
+        assertThat(results.path("notes").toString()).contains("its server CPU includes the " + longPoll.path("publishes").asLong() + " publishes");
+
+        // The machine, its load and the service's JDK, in report.md and results.json.
+        JsonNode environment = results.path("environment");
+        assertThat(environment.path("cpu").asText()).isNotBlank().isNotEqualTo(System.getProperty("os.arch"));
+        assertThat(environment.path("cores").asInt()).isPositive();
+        assertThat(environment.path("service JDK").asText()).contains(Integer.toString(Runtime.version().feature()));
+        assertThat(environment.path("load generator").asText()).startsWith("h2load");
+        assertThat(markdown).contains("| cpu |", "| service JDK |", "| load average at start (1 / 5 / 15 min) |",
+                "ratios within one run", "this machine only", "java -jar load/target/threading-load.jar cost");
+    }
+
+    private static JsonNode table(JsonNode results, String titleStart) {
+        for (JsonNode table : results.path("tables")) {
+            if (table.path("title").asText().startsWith(titleStart)) {
+                return table;
+            }
+        }
+        throw new AssertionError("no table titled " + titleStart + "... in " + results.path("tables").findValues("title"));
+    }
+}
