@@ -59,7 +59,8 @@ final class BlockingLongPollServlet extends HttpServlet {
             json.writeError(response, 503, "too many topics held (events.maxTopics); retry later");
         } else if (wait == BlockingWaits.Outcome.CLOSED) {
             turnedAway.mark();
-            shutdownSpread.nextHeaders().forEach(response::setHeader);
+            response.setHeader("Retry-After", Integer.toString(shutdownSpread.nextRetryAfter()));
+            response.setHeader("Connection", "close");
             json.writeError(response, 503, EventHub.CLOSED_MESSAGE);
         } else {
             json.write(response, 200, json.bytes(wait.answer));

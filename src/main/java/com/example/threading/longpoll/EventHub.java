@@ -1,6 +1,5 @@
 package com.example.threading.longpoll;
 
-import jakarta.servlet.AsyncContext;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -25,8 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>On each event (delivered by the {@link EventSource}) the hub appends it to its topic's ring and takes out the
  * polls it answers ({@link ParkedPolls}) under its lock, then hands that batch to a single dispatcher thread. The
- * dispatcher only queues a {@link NonBlockingAnswer} per poll (a write listener), so a slow reader cannot hold it up;
- * Jetty's threads do the writes. A poll is claimed when its write starts, so an answer, the poll's deadline
+ * dispatcher only offers each poll its {@link Answer} through the poll's {@link Delivery}, which never blocks (the
+ * long-poll transport registers a write listener), so a slow reader cannot hold it up; the transport's threads write. A poll is claimed when its write starts, so an answer, the poll's deadline
  * ({@link PollDeadlines}), a failure and the shutdown never collide. A poll whose cursors already have news is answered
  * at once without parking; a poll of several topics parks on each and is answered by the first event on any of them,
  * with the news of all. The blocking twin's threads wait in {@link #blockingWaits()}, on the same lock and topics.
@@ -86,7 +85,6 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
 
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final int maxParked;
-    private final long retryAfterSeconds;
     private final ShutdownSpread shutdownSpread;
     private final Executor dispatcher;
     private final JsonResponses json;
@@ -96,8 +94,8 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private final LongSupplier nanoClock;
     private final PollDeadlines deadlines;
 
-    /** Everything a hub is built from; {@code shutdownSpread} gives the headers of polls turned away while it stops. */
-    record Settings(int historySize, int maxParked, int maxTopics, long retryAfterSeconds, ShutdownSpread shutdownSpread) {
+    /** Everything a hub is built from; {@code shutdownSpread} gives the Retry-After of polls turned away while it stops. */
+    record Settings(int historySize, int maxParked, int maxTopics, ShutdownSpread shutdownSpread) {
     }
 
     /**
@@ -113,7 +111,6 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 archive == null ? Long.toString(System.currentTimeMillis(), 36) : null);
         this.blockingWaits = new BlockingWaits(lock, this::topicForBlockingWait, metrics.blockingTimeouts, metrics.missed);
         this.maxParked = settings.maxParked();
-        this.retryAfterSeconds = settings.retryAfterSeconds();
         this.shutdownSpread = settings.shutdownSpread();
         this.dispatcher = dispatcher;
         this.json = json;
@@ -209,14 +206,14 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     }
 
     /**
-     * Answers the poll at once if any of its cursors has news, rejects it if the hub is full or closed (or it would
+     * Answers the poll at once if any of its cursors has news, refuses it if the hub is full or closed (or it would
      * create a topic too many), or parks it on each of its topics until the next event on any of them or
-     * {@code timeoutMs} (then 204). The async context must be started; its container timeout should be 0 (none): the
-     * hub's own deadlines answer.
+     * {@code timeoutMs} (then {@link Delivery#expire}). The answer goes out through {@code delivery}, whose transport
+     * should set no timeout of its own: the hub's deadlines answer.
      */
-    void poll(AsyncContext context, List<TopicCursor> asked, long timeoutMs) {
-        ParkedPoll poll = new ParkedPoll(context, this, asked);
-        context.addListener(poll);
+    void poll(Delivery delivery, List<TopicCursor> asked, long timeoutMs) {
+        ParkedPoll poll = new ParkedPoll(delivery, this, asked);
+        delivery.attach(poll);
         deadlines.add(poll, timeoutMs);
         place(poll, Map.of(), archived != null);
     }
@@ -275,8 +272,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
             case ASK_ARCHIVE -> archived.ask(askArchive, fromArchive, resolutions -> place(poll, resolutions, false));
             case CLOSED -> {
                 metrics.shutdownTurnedAway.mark();
-                NonBlockingAnswer.send(poll.context(), 503, shutdownSpread.nextHeaders(), json.error(503, CLOSED_MESSAGE),
-                        () -> claimAtOnce(poll), metrics.disconnects);
+                poll.delivery().offer(new Answer.Closing(shutdownSpread.nextRetryAfter()), () -> claimAtOnce(poll));
             }
             case FULL -> {
                 metrics.rejected.mark();
@@ -364,12 +360,11 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         if (news.values().stream().anyMatch(EventBatch::missed)) {
             metrics.missed.mark();
         }
-        NonBlockingAnswer.send(poll.context(), 200, Map.of(), json.bytes(answer), () -> claimAtOnce(poll), metrics.disconnects);
+        poll.delivery().offer(new Answer.News(json.bytes(answer)), () -> claimAtOnce(poll));
     }
 
-    private void refuse(ParkedPoll poll, String message) {
-        NonBlockingAnswer.send(poll.context(), 503, Map.of("Retry-After", Long.toString(retryAfterSeconds)),
-                json.error(503, message), () -> claimAtOnce(poll), metrics.disconnects);
+    private void refuse(ParkedPoll poll, String reason) {
+        poll.delivery().offer(new Answer.Refused(reason), () -> claimAtOnce(poll));
     }
 
     /** Claims a poll for an answer of the hub's own; one that was parked leaves the count here. */
@@ -391,12 +386,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     public void timedOut(ParkedPoll poll) {
         if (release(poll, OwnAnswer.TIMEOUT)) {
             metrics.timeouts.mark();
-            try {
-                NonBlockingAnswer.complete(poll.context(), 204);
-            } catch (IllegalStateException completedMeanwhile) {
-                // Jetty completed the request itself (it failed without telling the listener first): nothing to answer.
-                LOG.debug("timed-out poll was already complete", completedMeanwhile);
-            }
+            poll.delivery().expire();
         }
     }
 
@@ -412,11 +402,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         if (release(poll, OwnAnswer.FAILURE)) {
             metrics.disconnects.mark();
             LOG.debug("parked poll failed", failure);
-            try {
-                poll.context().complete();
-            } catch (IllegalStateException alreadyCompleted) {
-                // Jetty completed it itself.
-            }
+            poll.delivery().abandon();
         }
     }
 
@@ -464,7 +450,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 archived.ask(atCursors, Map.of(), resolutions -> place(poll, resolutions, false));
                 continue;
             }
-            NonBlockingAnswer.send(poll.context(), 200, Map.of(), body, () -> claimTaken(poll, timing), metrics.disconnects);
+            poll.delivery().offer(new Answer.News(body), () -> claimTaken(poll, timing));
         }
         metrics.eventToQueued.update(nanoClock.getAsLong() - arrivedNanos, TimeUnit.NANOSECONDS);
     }

@@ -62,7 +62,7 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         EventStream stream = configuration.getStream().build(environment, configuration.getHistorySize(), tickMs);
         ShutdownSpread shutdownSpread = new ShutdownSpread(configuration.getShutdownSpread().toMilliseconds());
         EventHub hub = new EventHub(new EventHub.Settings(configuration.getHistorySize(), configuration.getMaxParked(),
-                configuration.getMaxTopics(), configuration.getRetryAfter().toSeconds(), shutdownSpread), dispatcher, json, hubMetrics,
+                configuration.getMaxTopics(), shutdownSpread), dispatcher, json, hubMetrics,
                 stream.source(), stream.archive().orElse(null), System::nanoTime);
         stream.source().subscribe(hub);
         EventSink sink = stream.sink();
@@ -105,7 +105,7 @@ public final class LongPollBundle<C extends Configuration> implements Configured
                     configuration.getPublishTimeout().toMilliseconds(), metrics.meter("events.tick.failures")));
         }
         environment.lifecycle().addEventListener(
-                new StopAnsweringParkedPolls(hub, json, hubMetrics, shutdownSpread, configuration.getShutdownTimeout().toMilliseconds()));
+                new StopAnsweringParkedPolls(hub, hubMetrics, shutdownSpread, configuration.getShutdownTimeout().toMilliseconds()));
 
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
                 configuration.getMaxTimeout().toSeconds(), configuration.getMaxTopicsPerPoll(), json);
@@ -122,7 +122,8 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         metrics.register("events.publish.in-flight", (Gauge<Integer>) publishing::inFlight);
 
         ServletRegistration.Dynamic async = environment.servlets()
-                .addServlet("events", new LongPollServlet(hub, publishing, json, limits));
+                .addServlet("events", new LongPollServlet(hub, publishing, json, limits,
+                        new AsyncDelivery.Wire(json, configuration.getRetryAfter().toSeconds(), hubMetrics.disconnects)));
         async.setAsyncSupported(true);
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()

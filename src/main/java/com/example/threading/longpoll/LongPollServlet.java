@@ -18,12 +18,15 @@ final class LongPollServlet extends HttpServlet {
     private final transient EventPublishing publishing;
     private final transient JsonResponses json;
     private final transient PollLimits limits;
+    private final transient AsyncDelivery.Wire wire;
 
-    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, PollLimits limits) {
+    /** Polls park in {@code hub} and are answered as {@code wire} says; POSTs go to {@code publishing}. */
+    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, PollLimits limits, AsyncDelivery.Wire wire) {
         this.hub = hub;
         this.publishing = publishing;
         this.json = json;
         this.limits = limits;
+        this.wire = wire;
     }
 
     @Override
@@ -49,6 +52,6 @@ final class LongPollServlet extends HttpServlet {
         // No container timeout: the hub answers 204 at the poll's deadline itself (PollDeadlines). Jetty's would
         // schedule a timer per poll and cancel it per answer, all behind one lock: 20,000 answers queue on it.
         context.setTimeout(0);
-        hub.poll(context, parameters.topics(), parameters.timeoutMs());
+        hub.poll(new AsyncDelivery(context, wire), parameters.topics(), parameters.timeoutMs());
     }
 }

@@ -1,36 +1,33 @@
 package com.example.threading.longpoll;
 
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One {@code GET /events} request held in async mode, with the topics it asked for and, once parked, the cursor it
- * reads after on each of them. It knows the hub only as
- * its {@link ParkingLot}: the place to report that Jetty ended its wait (failure, or a container timeout where one is
- * set) or completed it.
+ * One poll held until its answer, with the topics it asked for and, once parked, the cursor it reads after on each of
+ * them; its answer goes out through its transport's {@link Delivery}. It knows the hub only as its {@link ParkingLot}:
+ * the place to report that the transport ended its wait (failure, or a transport timeout where one is set) or
+ * completed it.
  *
  * <p>Thread-safety, per role:
  * <ul>
  *   <li>Answerers: the batch of an event (its write callback, on a Jetty thread), the hub's deadline sweep (its
- *       own thread), Jetty's failure callback, the hub answering at once, and the shutdown may all try to answer the
+ *       own thread), the transport's failure callback, the hub answering at once, and the shutdown may all try to answer the
  *       same poll, from any threads. {@link #claim} lets exactly one of them win: one compare-and-set on one atomic state.</li>
  *   <li>The hub's parked count: {@link #markParked} (NEW to PARKED) and {@link #claim} move the same state, so
  *       exactly one claim returns {@link Claim#WAS_PARKED} for a poll that {@code markParked} counted, and none
  *       for a poll claimed before it was parked ({@code markParked} then returns false and the hub does not count
  *       it): the count goes down exactly once for every poll that went up.</li>
- *   <li>Watchers: {@link #watch} and {@link #onComplete} hand over through one atomic reference, so a watcher is
+ *   <li>Watchers: {@link #watch} and {@link #completed} hand over through one atomic reference, so a watcher is
  *       told about the completion exactly once, whichever comes first. The winning answerer is written (volatile)
- *       right after its claim, before it writes the answer, so {@code onComplete} sees it.</li>
+ *       right after its claim, before it writes the answer, so {@code completed} sees it.</li>
  *   <li>{@code cursors} is written by {@link #markParked} under the hub's lock, before the poll enters any topic's
  *       parked polls, and read by the dispatcher after the batch was taken out under the same lock.</li>
  * </ul>
  */
-final class ParkedPoll implements AsyncListener {
+final class ParkedPoll {
 
     private static final int NEW = 0;
     private static final int PARKED = 1;
@@ -38,8 +35,8 @@ final class ParkedPoll implements AsyncListener {
     private static final Object COMPLETED = new Object();
 
     /**
-     * Where a poll is parked (the hub): told when Jetty ends the poll's wait without an answer, on the Jetty
-     * thread that runs the poll's {@link AsyncListener} callback.
+     * Where a poll is parked (the hub): told when the transport ends the poll's wait without an answer, on the
+     * transport's thread (Jetty's, running the request's async listener).
      */
     interface ParkingLot {
         /** The poll's deadline passed (the hub's sweep, or a container timeout): answer it (204) unless someone else has claimed it. */
@@ -65,7 +62,7 @@ final class ParkedPoll implements AsyncListener {
         void completed(boolean byWatcher);
     }
 
-    private final AsyncContext context;
+    private final Delivery delivery;
     private final ParkingLot lot;
     private final List<TopicCursor> asked;
     private final AtomicInteger state = new AtomicInteger(NEW);
@@ -76,19 +73,20 @@ final class ParkedPoll implements AsyncListener {
     private volatile long deadlineTick;
 
     /** A poll of the default topic's next event. */
-    ParkedPoll(AsyncContext context, ParkingLot lot) {
-        this(context, lot, List.of(new TopicCursor(TopicNames.DEFAULT, null)));
+    ParkedPoll(Delivery delivery, ParkingLot lot) {
+        this(delivery, lot, List.of(new TopicCursor(TopicNames.DEFAULT, null)));
     }
 
     /** A poll of {@code asked}: one topic, or several (then answered with every topic's cursor). */
-    ParkedPoll(AsyncContext context, ParkingLot lot, List<TopicCursor> asked) {
-        this.context = context;
+    ParkedPoll(Delivery delivery, ParkingLot lot, List<TopicCursor> asked) {
+        this.delivery = delivery;
         this.lot = lot;
         this.asked = List.copyOf(asked);
     }
 
-    AsyncContext context() {
-        return context;
+    /** How this poll's answer reaches its client. */
+    Delivery delivery() {
+        return delivery;
     }
 
     /** The topics and cursors as the request gave them. */
@@ -155,27 +153,22 @@ final class ParkedPoll implements AsyncListener {
         return watcher.compareAndSet(null, completion);
     }
 
-    @Override
-    public void onTimeout(AsyncEvent event) {
+    /** The transport's own timeout fired (where one is set; the hub's deadline is the usual one). */
+    void timedOut() {
         lot.timedOut(this);
     }
 
-    @Override
-    public void onError(AsyncEvent event) {
-        lot.failed(this, event.getThrowable());
+    /** The request failed (client reset or closed the stream, connection failure). */
+    void failed(Throwable failure) {
+        lot.failed(this, failure);
     }
 
-    @Override
-    public void onComplete(AsyncEvent event) {
+    /** The request is complete, however it was answered: tells the lot and the watcher, once. */
+    void completed() {
         lot.completed(this);
         Object previous = watcher.getAndSet(COMPLETED);
         if (previous instanceof Watcher completion) {
             completion.completed(claimedBy == completion);
         }
-    }
-
-    @Override
-    public void onStartAsync(AsyncEvent event) {
-        // Not re-dispatched: a poll starts async once.
     }
 }

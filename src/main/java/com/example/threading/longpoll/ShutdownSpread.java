@@ -1,9 +1,6 @@
 package com.example.threading.longpoll;
 
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.IntStream;
 
 /**
  * How a stopping instance spreads its answers so that its clients do not all come back at once onto the instances
@@ -22,7 +19,7 @@ final class ShutdownSpread {
     static final long SLICE_MS = 100;
 
     private final long spreadMs;
-    private final List<Map<String, String>> headersByRetryAfter;
+    private final int retryAfterValues;
     private final AtomicInteger turn = new AtomicInteger();
 
     /** Answers spread over {@code spreadMs} (0: all at once, each with {@code Retry-After: 0}). */
@@ -31,9 +28,7 @@ final class ShutdownSpread {
             throw new IllegalArgumentException("the spread must not be negative: " + spreadMs + " ms");
         }
         this.spreadMs = spreadMs;
-        this.headersByRetryAfter = IntStream.rangeClosed(0, (int) (spreadMs / 1000))
-                .mapToObj(seconds -> Map.of("Retry-After", Integer.toString(seconds), "Connection", "close"))
-                .toList();
+        this.retryAfterValues = (int) (spreadMs / 1000) + 1;
     }
 
     /** Milliseconds after the stop began at which the {@code k}-th of {@code n} answers is due, rounded down to a slice. */
@@ -41,13 +36,13 @@ final class ShutdownSpread {
         return spreadMs * k / n / SLICE_MS * SLICE_MS;
     }
 
-    /** {@code Retry-After} (and {@code Connection: close}) of the {@code k}-th of {@code n} answers. */
-    Map<String, String> headers(int k, int n) {
-        return headersByRetryAfter.get((int) ((long) k * headersByRetryAfter.size() / n));
+    /** {@code Retry-After}, in seconds, of the {@code k}-th of {@code n} answers. */
+    int retryAfter(int k, int n) {
+        return (int) ((long) k * retryAfterValues / n);
     }
 
-    /** The headers of the next request turned away after the stop began: {@code Retry-After} 0, 1, ... in turn. */
-    Map<String, String> nextHeaders() {
-        return headersByRetryAfter.get(Math.floorMod(turn.getAndIncrement(), headersByRetryAfter.size()));
+    /** {@code Retry-After}, in seconds, of the next request turned away after the stop began: 0, 1, ... in turn. */
+    int nextRetryAfter() {
+        return Math.floorMod(turn.getAndIncrement(), retryAfterValues);
     }
 }

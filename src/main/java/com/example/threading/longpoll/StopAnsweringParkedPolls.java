@@ -26,14 +26,12 @@ final class StopAnsweringParkedPolls implements LifeCycle.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(StopAnsweringParkedPolls.class);
 
     private final EventHub hub;
-    private final JsonResponses json;
     private final LongPollMetrics metrics;
     private final ShutdownSpread spread;
     private final long timeoutMs;
 
-    StopAnsweringParkedPolls(EventHub hub, JsonResponses json, LongPollMetrics metrics, ShutdownSpread spread, long timeoutMs) {
+    StopAnsweringParkedPolls(EventHub hub, LongPollMetrics metrics, ShutdownSpread spread, long timeoutMs) {
         this.hub = hub;
-        this.json = json;
         this.metrics = metrics;
         this.spread = spread;
         this.timeoutMs = timeoutMs;
@@ -67,7 +65,6 @@ final class StopAnsweringParkedPolls implements LifeCycle.Listener {
             }
             complete.countDown();
         };
-        byte[] body = json.error(503, EventHub.CLOSED_MESSAGE);
         for (int k = 0; k < count; k++) {
             long waitNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(spread.dueMs(k, count)) - System.nanoTime();
             if (waitNanos > 0) {
@@ -79,8 +76,7 @@ final class StopAnsweringParkedPolls implements LifeCycle.Listener {
                 complete.countDown();
                 continue;
             }
-            NonBlockingAnswer.send(poll.context(), 503, spread.headers(k, count), body,
-                    () -> hub.claimTaken(poll, shutdown), metrics.disconnects);
+            poll.delivery().offer(new Answer.Closing(spread.retryAfter(k, count)), () -> hub.claimTaken(poll, shutdown));
         }
         long leftNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMs) - System.nanoTime();
         if (!complete.await(Math.max(0, leftNanos), TimeUnit.NANOSECONDS)) {

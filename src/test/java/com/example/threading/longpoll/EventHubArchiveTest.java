@@ -37,7 +37,7 @@ class EventHubArchiveTest {
     @Test
     void aCursorOlderThanTheRingIsAnsweredFromTheArchiveWithoutMissed() throws IOException {
         publishAndDeliver(10);
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(2L), 60_000);
         assertThat(poll.status()).isEqualTo(200);
         assertThat(json(poll).get("missed").asBoolean()).isFalse();
@@ -50,7 +50,7 @@ class EventHubArchiveTest {
     void missedOnlyWhenTheArchiveTrimmedTheCursor() throws IOException {
         publishAndDeliver(10);
         firstKept = 5;
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(1L), 60_000);
         assertThat(json(poll).get("missed").asBoolean()).isTrue();
         assertThat(ids(poll)).startsWith(5L);
@@ -60,7 +60,7 @@ class EventHubArchiveTest {
     void aCursorNumberedElsewhereButNotReadHereParksUntilTheReaderGetsPastIt() throws IOException {
         publishAndDeliver(3);
         numbered = 5; // events 4 and 5 are numbered (published elsewhere), this hub has read up to 3
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(5L), 60_000);
         assertThat(poll.completions()).isZero();
         assertThat(hub.parkedCount()).isEqualTo(1);
@@ -79,7 +79,7 @@ class EventHubArchiveTest {
     void aPollParkedAheadTimesOutAndLeavesNothingBehind() {
         publishAndDeliver(3);
         numbered = 5;
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(5L), 60_000);
         assertThat(hub.parkedCount()).isEqualTo(1);
         poll.timeout();
@@ -94,7 +94,7 @@ class EventHubArchiveTest {
     @Test
     void aCursorBeyondTheStreamsNewestIdKeepsTodaysContract() throws IOException {
         publishAndDeliver(6);
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(100L), 60_000);
         assertThat(poll.status()).isEqualTo(200);
         assertThat(json(poll).get("missed").asBoolean()).isTrue();
@@ -105,13 +105,13 @@ class EventHubArchiveTest {
     void anUnreadableArchiveAnswers503ForAnOldCursorAndParksACursorAhead() {
         publishAndDeliver(10);
         nextRead = CompletableFuture.failedFuture(new IllegalStateException("Redis down"));
-        FakeAsyncContext old = new FakeAsyncContext(true);
+        RecordingDelivery old = new RecordingDelivery(true);
         hub.poll(old, Hubs.at(1L), 60_000);
         assertThat(old.status()).isEqualTo(503);
         assertThat(old.header("Retry-After")).isEqualTo("1");
 
         nextRead = CompletableFuture.failedFuture(new IllegalStateException("Redis down"));
-        FakeAsyncContext ahead = new FakeAsyncContext(true);
+        RecordingDelivery ahead = new RecordingDelivery(true);
         hub.poll(ahead, Hubs.at(11L), 60_000);
         assertThat(ahead.completions()).isZero();
         assertThat(hub.parkedCount()).isEqualTo(1);
@@ -127,7 +127,7 @@ class EventHubArchiveTest {
         publishAndDeliver(10);
         nextRead = new CompletableFuture<>();
         CompletableFuture<EventArchive.Read> pending = nextRead;
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(1L), 60_000);
         poll.timeout();
         pending.complete(new EventArchive.Read(log.subList(1, 5), numbered));
@@ -142,7 +142,7 @@ class EventHubArchiveTest {
         numbered = 1; // the stream holds 1; this hub has read nothing of the topic yet, so the cursor goes to the archive
         nextRead = new CompletableFuture<>();
         CompletableFuture<EventArchive.Read> pending = nextRead;
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(1L), 60_000);
         // Meanwhile 2, 3 and 4 are published elsewhere, and the reader starts the topic at the stream's newest entry.
         log.add(Hubs.event(2));
@@ -178,7 +178,7 @@ class EventHubArchiveTest {
                     aLog.stream().filter(event -> event.id() > cursor).limit(limit).toList(), aNumbered[0]));
         };
         EventHub twoTopicHub = Hubs.hub(RING, 100, Runnable::run, new JsonResponses(MAPPER), metrics, twoTopics, System::nanoTime);
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         twoTopicHub.poll(poll, List.of(new TopicCursor("a", 1L), new TopicCursor("b", 0L)), 60_000);
 
         aFirstRead.complete(new EventArchive.Read(List.of(), 1));
@@ -223,11 +223,11 @@ class EventHubArchiveTest {
         hub.accept(event);
     }
 
-    private static JsonNode json(FakeAsyncContext poll) throws IOException {
+    private static JsonNode json(RecordingDelivery poll) throws IOException {
         return MAPPER.readTree(poll.body());
     }
 
-    private static List<Long> ids(FakeAsyncContext poll) throws IOException {
+    private static List<Long> ids(RecordingDelivery poll) throws IOException {
         List<Long> ids = new ArrayList<>();
         json(poll).get("events").forEach(event -> ids.add(event.get("id").asLong()));
         return ids;

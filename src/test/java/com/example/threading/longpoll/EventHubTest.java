@@ -21,7 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hub without a server: polls are {@link FakeAsyncContext}s, the dispatcher runs batches on the publishing
+ * The hub without a server: polls are answered through {@link RecordingDelivery}s, the dispatcher runs batches on the publishing
  * thread, and the test plays Jetty's write and timeout callbacks, from two threads at once where the race
  * matters. Every poll must be completed exactly once, and the parked count must return to zero.
  */
@@ -47,9 +47,9 @@ class EventHubTest {
         int timedOut = 0;
         int roundsWithABatchAnswer = 0;
         for (int round = 0; round < rounds; round++) {
-            List<FakeAsyncContext> polls = new ArrayList<>();
+            List<RecordingDelivery> polls = new ArrayList<>();
             for (int i = 0; i < pollsPerRound; i++) {
-                FakeAsyncContext poll = new FakeAsyncContext(false);
+                RecordingDelivery poll = new RecordingDelivery(false);
                 hub.poll(poll, Hubs.at(null), 60_000);
                 polls.add(poll);
             }
@@ -60,7 +60,7 @@ class EventHubTest {
             Future<?> event = jettyThreads.submit(() -> {
                 start.await();
                 publish(hub); // queues one write per poll still parked ...
-                polls.forEach(FakeAsyncContext::writePossible); // ... and Jetty runs them
+                polls.forEach(RecordingDelivery::writePossible); // ... and Jetty runs them
                 return null;
             });
             Future<?> timeouts = jettyThreads.submit(() -> {
@@ -75,7 +75,7 @@ class EventHubTest {
             timeouts.get(10, TimeUnit.SECONDS);
 
             boolean anyWithEvent = false;
-            for (FakeAsyncContext poll : polls) {
+            for (RecordingDelivery poll : polls) {
                 assertThat(poll.completions()).as("round %d", round).isEqualTo(1);
                 assertThat(poll.status()).isIn(200, 204);
                 if (poll.status() == 200) {
@@ -103,9 +103,9 @@ class EventHubTest {
         publish(hub);
         publish(hub);
 
-        FakeAsyncContext behind = new FakeAsyncContext(true);
+        RecordingDelivery behind = new RecordingDelivery(true);
         hub.poll(behind, Hubs.at(1L), 60_000);
-        FakeAsyncContext beyond = new FakeAsyncContext(true);
+        RecordingDelivery beyond = new RecordingDelivery(true);
         hub.poll(beyond, Hubs.at(99L), 60_000);
 
         assertThat(behind.status()).isEqualTo(200);
@@ -120,7 +120,7 @@ class EventHubTest {
     @Test
     void aCursorOfAnotherEpochIsAnsweredAtOnceAsMissedNeverWithEventsOfThisHistory() throws Exception {
         EventHub hub = hub(10);
-        FakeAsyncContext first = new FakeAsyncContext(true);
+        RecordingDelivery first = new RecordingDelivery(true);
         hub.poll(first, Hubs.at(null), 60_000);
         publish(hub);
         publish(hub);
@@ -128,9 +128,9 @@ class EventHubTest {
         assertThat(epoch).as("every answer names its history").isNotEmpty();
 
         // A cursor from before a restart: id 1 exists here too, but in another history.
-        FakeAsyncContext stale = new FakeAsyncContext(true);
+        RecordingDelivery stale = new RecordingDelivery(true);
         hub.poll(stale, List.of(new TopicCursor(TopicNames.DEFAULT, 1L, "before-restart")), 60_000);
-        FakeAsyncContext current = new FakeAsyncContext(true);
+        RecordingDelivery current = new RecordingDelivery(true);
         hub.poll(current, List.of(new TopicCursor(TopicNames.DEFAULT, 1L, epoch)), 60_000);
 
         assertThat(stale.status()).isEqualTo(200);
@@ -147,10 +147,10 @@ class EventHubTest {
     @Test
     void aFullHubAnswers503WithRetryAfterAndParksNothingMore() throws Exception {
         EventHub hub = hub(2);
-        hub.poll(new FakeAsyncContext(true), Hubs.at(null), 60_000);
-        hub.poll(new FakeAsyncContext(true), Hubs.at(null), 60_000);
+        hub.poll(new RecordingDelivery(true), Hubs.at(null), 60_000);
+        hub.poll(new RecordingDelivery(true), Hubs.at(null), 60_000);
 
-        FakeAsyncContext third = new FakeAsyncContext(true);
+        RecordingDelivery third = new RecordingDelivery(true);
         hub.poll(third, Hubs.at(null), 60_000);
 
         assertThat(third.status()).isEqualTo(503);
@@ -165,12 +165,12 @@ class EventHubTest {
     void thePollsOwnDeadlineAnswers204AndAnAnsweredPollIsNotExpiredLater() throws Exception {
         AtomicLong nanos = new AtomicLong(1_000_000_000L);
         EventHub hub = Hubs.hub(16, 10, Runnable::run, new JsonResponses(MAPPER), metrics, null, nanos::get);
-        FakeAsyncContext waiting = new FakeAsyncContext(true);
+        RecordingDelivery waiting = new RecordingDelivery(true);
         hub.poll(waiting, Hubs.at(null), 50);
-        FakeAsyncContext answered = new FakeAsyncContext(true);
+        RecordingDelivery answered = new RecordingDelivery(true);
         hub.poll(answered, Hubs.at(0L), 50);
         publish(hub); // answers both: the first event is news to cursor 0 and to "the next event"
-        FakeAsyncContext expiring = new FakeAsyncContext(true);
+        RecordingDelivery expiring = new RecordingDelivery(true);
         hub.poll(expiring, Hubs.at(null), 50);
 
         assertThat(hub.expireDue()).as("nothing is due before its timeout").isZero();
@@ -192,7 +192,7 @@ class EventHubTest {
     @Test
     void aFailedPollIsCompletedAndLeavesTheParkedSet() {
         EventHub hub = hub(10);
-        FakeAsyncContext poll = new FakeAsyncContext(true);
+        RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, Hubs.at(null), 60_000);
 
         poll.fail(new IOException("connection reset"));
@@ -208,16 +208,16 @@ class EventHubTest {
     @Test
     void closingAnswersEveryParkedPollWith503AndTurnsLaterPollsAndWaitersAway() throws Exception {
         EventHub hub = hub(10);
-        List<FakeAsyncContext> polls = new ArrayList<>();
+        List<RecordingDelivery> polls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            FakeAsyncContext poll = new FakeAsyncContext(true);
+            RecordingDelivery poll = new RecordingDelivery(true);
             hub.poll(poll, Hubs.at(null), 60_000);
             polls.add(poll);
         }
 
-        assertThat(new StopAnsweringParkedPolls(hub, new JsonResponses(MAPPER), metrics, new ShutdownSpread(0), 5_000).answerAll()).isEqualTo(3);
+        assertThat(new StopAnsweringParkedPolls(hub, metrics, new ShutdownSpread(0), 5_000).answerAll()).isEqualTo(3);
 
-        for (FakeAsyncContext poll : polls) {
+        for (RecordingDelivery poll : polls) {
             assertThat(poll.status()).isEqualTo(503);
             assertThat(poll.header("Retry-After")).isEqualTo("0");
             assertThat(poll.header("Connection")).isEqualTo("close");
@@ -225,7 +225,7 @@ class EventHubTest {
         }
         assertThat(hub.parkedCount()).isZero();
         assertThat(metrics.shutdownAnswers.getCount()).isEqualTo(3);
-        FakeAsyncContext late = new FakeAsyncContext(true);
+        RecordingDelivery late = new RecordingDelivery(true);
         hub.poll(late, Hubs.at(null), 60_000);
         assertThat(late.status()).isEqualTo(503);
         assertThat(hub.blockingWaits().await(Hubs.at(null), 30_000)).isSameAs(BlockingWaits.Outcome.CLOSED);
@@ -235,9 +235,9 @@ class EventHubTest {
     void aSpreadShutdownAnswersInOrderWithRisingRetryAfterAndCountsWhatOthersAnswered() throws Exception {
         EventHub hub = Hubs.hub(16, 10, Runnable::run, new JsonResponses(MAPPER), metrics, null, System::nanoTime,
                 new ShutdownSpread(1_000));
-        List<FakeAsyncContext> polls = new ArrayList<>();
+        List<RecordingDelivery> polls = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            FakeAsyncContext poll = new FakeAsyncContext(true);
+            RecordingDelivery poll = new RecordingDelivery(true);
             hub.poll(poll, Hubs.at(null), 60_000);
             polls.add(poll);
         }
@@ -245,10 +245,10 @@ class EventHubTest {
         // stop, found complete at its slice.
         polls.get(1).complete();
 
-        assertThat(new StopAnsweringParkedPolls(hub, new JsonResponses(MAPPER), metrics, new ShutdownSpread(1_000), 5_000)
+        assertThat(new StopAnsweringParkedPolls(hub, metrics, new ShutdownSpread(1_000), 5_000)
                 .answerAll()).isEqualTo(3);
 
-        assertThat(polls).extracting(FakeAsyncContext::status).containsExactly(503, 0, 503, 503);
+        assertThat(polls).extracting(RecordingDelivery::status).containsExactly(503, 0, 503, 503);
         // The k-th of the 4 taken gets Retry-After k * 2 / 4: 0, 0, 1, 1 (one of them went to the completed poll).
         assertThat(polls.get(1).header("Retry-After")).isNull();
         assertThat(List.of(polls.get(0), polls.get(2), polls.get(3))).extracting(poll -> poll.header("Retry-After"))
@@ -256,7 +256,7 @@ class EventHubTest {
         assertThat(metrics.shutdownAnswers.getCount()).isEqualTo(3);
         assertThat(metrics.shutdownAnsweredOtherwise.getCount()).isEqualTo(1);
         assertThat(metrics.shutdownUnfinished.getCount()).isZero();
-        FakeAsyncContext late = new FakeAsyncContext(true);
+        RecordingDelivery late = new RecordingDelivery(true);
         hub.poll(late, Hubs.at(null), 60_000);
         assertThat(late.status()).isEqualTo(503);
         assertThat(late.header("Retry-After")).as("the first request turned away after the stop").isEqualTo("0");
@@ -273,11 +273,11 @@ class EventHubTest {
         hub.accept(Hubs.event(lastPublished));
     }
 
-    private static JsonNode json(FakeAsyncContext poll) throws IOException {
+    private static JsonNode json(RecordingDelivery poll) throws IOException {
         return MAPPER.readTree(poll.body());
     }
 
-    private static List<Long> ids(FakeAsyncContext poll) throws IOException {
+    private static List<Long> ids(RecordingDelivery poll) throws IOException {
         List<Long> ids = new ArrayList<>();
         json(poll).get("events").forEach(event -> ids.add(event.get("id").asLong()));
         return ids;

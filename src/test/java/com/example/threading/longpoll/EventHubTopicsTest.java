@@ -23,13 +23,13 @@ class EventHubTopicsTest {
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final List<String> watched = new ArrayList<>();
     private final List<String> forgotten = new ArrayList<>();
-    private final EventHub hub = new EventHub(new EventHub.Settings(8, 100, 4, 1, new ShutdownSpread(0)), Runnable::run, new JsonResponses(MAPPER),
+    private final EventHub hub = new EventHub(new EventHub.Settings(8, 100, 4, new ShutdownSpread(0)), Runnable::run, new JsonResponses(MAPPER),
             metrics, new RecordingSource(), null, nanos::get);
 
     @Test
     void anEventAnswersOnlyItsTopicsPolls() throws IOException {
-        FakeAsyncContext onA = poll(List.of(new TopicCursor("a", null)));
-        FakeAsyncContext onB = poll(List.of(new TopicCursor("b", null)));
+        RecordingDelivery onA = poll(List.of(new TopicCursor("a", null)));
+        RecordingDelivery onB = poll(List.of(new TopicCursor("b", null)));
 
         hub.accept(Hubs.event("a", 1));
 
@@ -42,7 +42,7 @@ class EventHubTopicsTest {
     @Test
     void aPollOfSeveralTopicsIsAnsweredOnceAndLeavesEveryTopic() throws IOException {
         hub.accept(Hubs.event(TopicNames.DEFAULT, 1));
-        FakeAsyncContext several = poll(List.of(new TopicCursor("a", 0L), new TopicCursor("b", 0L), new TopicCursor(TopicNames.DEFAULT, 1L)));
+        RecordingDelivery several = poll(List.of(new TopicCursor("a", 0L), new TopicCursor("b", 0L), new TopicCursor(TopicNames.DEFAULT, 1L)));
         assertThat(hub.parkedCount()).isEqualTo(1);
 
         hub.accept(Hubs.event("b", 1));
@@ -60,12 +60,12 @@ class EventHubTopicsTest {
 
     @Test
     void theTopicTooManyIsRefusedAndIdleTopicsAreForgottenButNotOnesWithPolls() throws IOException {
-        FakeAsyncContext keeps = poll(List.of(new TopicCursor("kept", null)));
+        RecordingDelivery keeps = poll(List.of(new TopicCursor("kept", null)));
         assertThat(hub.admitTopic("x")).isTrue();
         assertThat(hub.admitTopic("y")).isTrue();
         assertThat(hub.topicCount()).isEqualTo(4); // default, kept, x, y
 
-        FakeAsyncContext refused = poll(List.of(new TopicCursor("z", null)));
+        RecordingDelivery refused = poll(List.of(new TopicCursor("z", null)));
         assertThat(refused.status()).isEqualTo(503);
         assertThat(json(refused).get("message").asText()).contains("too many topics");
         assertThat(hub.admitTopic("z")).isFalse();
@@ -83,13 +83,13 @@ class EventHubTopicsTest {
         assertThat(hub.admitTopic("z")).as("room again").isTrue();
     }
 
-    private FakeAsyncContext poll(List<TopicCursor> topics) {
-        FakeAsyncContext context = new FakeAsyncContext(true);
+    private RecordingDelivery poll(List<TopicCursor> topics) {
+        RecordingDelivery context = new RecordingDelivery(true);
         hub.poll(context, topics, 60_000);
         return context;
     }
 
-    private static JsonNode json(FakeAsyncContext poll) throws IOException {
+    private static JsonNode json(RecordingDelivery poll) throws IOException {
         return MAPPER.readTree(poll.body());
     }
 

@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import com.codahale.metrics.Meter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
@@ -60,7 +61,8 @@ class EventSinkFailureTest {
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
-        ServletHolder servlet = new ServletHolder(new LongPollServlet(hub, publishing, json, new PollLimits(5, 10, 4, json)));
+        ServletHolder servlet = new ServletHolder(new LongPollServlet(hub, publishing, json, new PollLimits(5, 10, 4, json),
+                new AsyncDelivery.Wire(json, 1, new Meter())));
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, "/events");
         server.setHandler(context);

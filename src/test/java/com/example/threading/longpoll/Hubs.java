@@ -43,7 +43,7 @@ final class Hubs {
     /** As above, turning polls away while it stops with {@code shutdownSpread}'s headers. */
     static EventHub hub(int historySize, int maxParked, Executor dispatcher, JsonResponses json, LongPollMetrics metrics,
                         EventArchive archive, LongSupplier nanoClock, ShutdownSpread shutdownSpread) {
-        return new EventHub(new EventHub.Settings(historySize, maxParked, 1_000, 1, shutdownSpread), dispatcher, json,
+        return new EventHub(new EventHub.Settings(historySize, maxParked, 1_000, shutdownSpread), dispatcher, json,
                 metrics, NO_SOURCE, archive, nanoClock);
     }
 

@@ -2,7 +2,6 @@ package com.example.threading.longpoll;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import jakarta.servlet.AsyncEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +32,7 @@ class ParkedPollTest {
     private static final int POLLS = 100;
     private static final int CLAIMERS = 2;
     /** The polls' request: ParkedPoll only hands it out, and Jetty's events carry it. */
-    private static final FakeAsyncContext CONTEXT = new FakeAsyncContext(false);
+    private static final RecordingDelivery DELIVERY = new RecordingDelivery(false);
 
     private final ExecutorService threads = Executors.newFixedThreadPool(CLAIMERS + 2);
 
@@ -88,27 +87,27 @@ class ParkedPollTest {
 
     @Test
     void aWatcherIsToldOfTheCompletionExactlyOnceAndWhetherItsOwnClaimAnswered() {
-        ParkedPoll byWatcher = new ParkedPoll(CONTEXT, new RecordingLot());
+        ParkedPoll byWatcher = new ParkedPoll(DELIVERY, new RecordingLot());
         byWatcher.markParked(Map.of(TopicNames.DEFAULT, 1L));
         RecordingWatcher watcher = new RecordingWatcher();
         assertThat(byWatcher.watch(watcher)).isTrue();
         assertThat(byWatcher.watch(new RecordingWatcher())).as("one watcher per poll").isFalse();
         assertThat(byWatcher.claim(watcher)).isEqualTo(ParkedPoll.Claim.WAS_PARKED);
-        byWatcher.onComplete(new AsyncEvent(CONTEXT));
-        byWatcher.onComplete(new AsyncEvent(CONTEXT));
+        byWatcher.completed();
+        byWatcher.completed();
         assertThat(watcher.calls).containsExactly(true);
 
-        ParkedPoll byTimeout = new ParkedPoll(CONTEXT, new RecordingLot());
+        ParkedPoll byTimeout = new ParkedPoll(DELIVERY, new RecordingLot());
         byTimeout.markParked(Map.of(TopicNames.DEFAULT, 1L));
         RecordingWatcher late = new RecordingWatcher();
         assertThat(byTimeout.watch(late)).isTrue();
         assertThat(byTimeout.claim(new ParkedPoll.Answerer() { })).isEqualTo(ParkedPoll.Claim.WAS_PARKED);
         assertThat(byTimeout.claim(late)).isEqualTo(ParkedPoll.Claim.LOST);
-        byTimeout.onComplete(new AsyncEvent(CONTEXT));
+        byTimeout.completed();
         assertThat(late.calls).containsExactly(false);
 
-        ParkedPoll completed = new ParkedPoll(CONTEXT, new RecordingLot());
-        completed.onComplete(new AsyncEvent(CONTEXT));
+        ParkedPoll completed = new ParkedPoll(DELIVERY, new RecordingLot());
+        completed.completed();
         RecordingWatcher tooLate = new RecordingWatcher();
         assertThat(completed.watch(tooLate)).as("already complete: nothing will be told").isFalse();
         assertThat(tooLate.calls).isEmpty();
@@ -117,7 +116,7 @@ class ParkedPollTest {
     @Test
     void watchRacingCompletionTellsTheWatcherIfAndOnlyIfItWasAccepted() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
-            ParkedPoll poll = new ParkedPoll(CONTEXT, new RecordingLot());
+            ParkedPoll poll = new ParkedPoll(DELIVERY, new RecordingLot());
             RecordingWatcher watcher = new RecordingWatcher();
             CountDownLatch start = new CountDownLatch(1);
             Future<Boolean> watched = threads.submit(() -> {
@@ -126,7 +125,7 @@ class ParkedPollTest {
             });
             Future<?> completion = threads.submit(() -> {
                 start.await();
-                poll.onComplete(new AsyncEvent(CONTEXT));
+                poll.completed();
                 return null;
             });
             start.countDown();
@@ -140,18 +139,18 @@ class ParkedPollTest {
     @Test
     void jettysTimeoutErrorAndCompletionCallbacksGoToTheParkingLot() {
         RecordingLot lot = new RecordingLot();
-        ParkedPoll poll = new ParkedPoll(CONTEXT, lot);
+        ParkedPoll poll = new ParkedPoll(DELIVERY, lot);
         IOException reset = new IOException("reset");
 
-        poll.onTimeout(new AsyncEvent(CONTEXT));
-        poll.onError(new AsyncEvent(CONTEXT, reset));
+        poll.timedOut();
+        poll.failed(reset);
 
         assertThat(lot.timedOut).hasValue(poll);
         assertThat(lot.failed).hasValue(poll);
         assertThat(lot.failure).hasValue(reset);
         assertThat(lot.completed).as("told only on completion").hasValue(null);
 
-        poll.onComplete(new AsyncEvent(CONTEXT));
+        poll.completed();
 
         assertThat(lot.completed).hasValue(poll);
     }
@@ -202,7 +201,7 @@ class ParkedPollTest {
     private static List<ParkedPoll> newPolls() {
         List<ParkedPoll> polls = new ArrayList<>(POLLS);
         for (int i = 0; i < POLLS; i++) {
-            polls.add(new ParkedPoll(CONTEXT, new RecordingLot()));
+            polls.add(new ParkedPoll(DELIVERY, new RecordingLot()));
         }
         return polls;
     }

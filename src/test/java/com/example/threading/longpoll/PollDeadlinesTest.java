@@ -147,6 +147,6 @@ class PollDeadlinesTest {
     }
 
     private static ParkedPoll poll() {
-        return new ParkedPoll(new FakeAsyncContext(true), NOWHERE);
+        return new ParkedPoll(new RecordingDelivery(true), NOWHERE);
     }
 }

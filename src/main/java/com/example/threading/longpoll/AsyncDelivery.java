@@ -1,0 +1,123 @@
+package com.example.threading.longpoll;
+
+import com.codahale.metrics.Meter;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The long-poll servlet's {@link Delivery}: a started {@code AsyncContext}, answered with a non-blocking write
+ * ({@link NonBlockingAnswer}). It turns the hub's answers into HTTP: news {@code 200} with its JSON, a refusal
+ * {@code 503} with {@code Retry-After}, the server stopping {@code 503} with {@code Connection: close} and the spread's
+ * {@code Retry-After}, an expired poll {@code 204}.
+ *
+ * <p>Thread-safety: as {@link Delivery}; the async context may be completed from any thread, and a completion that
+ * Jetty already made (a failed request) is ignored here.
+ */
+final class AsyncDelivery implements Delivery {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncDelivery.class);
+
+    private final AsyncContext context;
+    private final Wire wire;
+
+    /** Delivers to {@code context}, started, without a container timeout (the hub keeps the deadline). */
+    AsyncDelivery(AsyncContext context, Wire wire) {
+        this.context = context;
+        this.wire = wire;
+    }
+
+    @Override
+    public void attach(ParkedPoll poll) {
+        context.addListener(new AsyncListener() {
+            @Override
+            public void onTimeout(AsyncEvent event) {
+                poll.timedOut(); // only where a container timeout is set; the hub's deadline is the usual one
+            }
+
+            @Override
+            public void onError(AsyncEvent event) {
+                poll.failed(event.getThrowable());
+            }
+
+            @Override
+            public void onComplete(AsyncEvent event) {
+                poll.completed();
+            }
+
+            @Override
+            public void onStartAsync(AsyncEvent event) {
+                // Not re-dispatched: a poll starts async once.
+            }
+        });
+    }
+
+    @Override
+    public void offer(Answer answer, BooleanSupplier claim) {
+        NonBlockingAnswer.send(context, wire.status(answer), wire.headers(answer), wire.body(answer), claim, wire.writeFailures);
+    }
+
+    @Override
+    public void expire() {
+        try {
+            NonBlockingAnswer.complete(context, 204);
+        } catch (IllegalStateException completedMeanwhile) {
+            // Jetty completed the request itself (it failed without telling the listener first): nothing to answer.
+            LOG.debug("expired poll was already complete", completedMeanwhile);
+        }
+    }
+
+    @Override
+    public void abandon() {
+        try {
+            context.complete();
+        } catch (IllegalStateException alreadyCompleted) {
+            // Jetty completed it itself.
+        }
+    }
+
+    /**
+     * How the hub's answers look on HTTP: status, headers and JSON body of each. Shared by every poll of a servlet.
+     *
+     * <p>Thread-safety: immutable (the JSON writer is thread-safe).
+     */
+    static final class Wire {
+        private final JsonResponses json;
+        private final Map<String, String> refusedHeaders;
+        private final byte[] closingBody;
+        private final Meter writeFailures;
+
+        /** Refusals say {@code Retry-After: retryAfterSeconds}; answers that cannot be written count in {@code writeFailures}. */
+        Wire(JsonResponses json, long retryAfterSeconds, Meter writeFailures) {
+            this.json = json;
+            this.refusedHeaders = Map.of("Retry-After", Long.toString(retryAfterSeconds));
+            this.closingBody = json.error(503, EventHub.CLOSED_MESSAGE); // once, not per poll of a 20,000-poll stop
+            this.writeFailures = writeFailures;
+        }
+
+        int status(Answer answer) {
+            return answer instanceof Answer.News ? 200 : 503;
+        }
+
+        Map<String, String> headers(Answer answer) {
+            if (answer instanceof Answer.Closing closing) {
+                return Map.of("Retry-After", Integer.toString(closing.retryAfterSeconds()), "Connection", "close");
+            }
+            return answer instanceof Answer.Refused ? refusedHeaders : Map.of();
+        }
+
+        byte[] body(Answer answer) {
+            if (answer instanceof Answer.News news) {
+                return news.json();
+            }
+            if (answer instanceof Answer.Refused refused) {
+                return json.error(503, refused.reason());
+            }
+            return closingBody;
+        }
+    }
+}
