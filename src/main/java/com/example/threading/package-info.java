@@ -19,18 +19,21 @@
  *       runs every request on a virtual thread with a bound of its own;</li>
  *   <li>{@link com.example.threading.admission}: overload answered with fast 503s in front of the application;</li>
  *   <li>{@link com.example.threading.errors} and {@link com.example.threading.metrics}: infrastructure of this service
- *       (one JSON error body everywhere; a Prometheus endpoint), which no pattern needs.</li>
+ *       (one JSON error body everywhere; a Prometheus endpoint), which no pattern needs;</li>
+ *   <li>{@link com.example.threading.support}: small servlet helpers any pattern may use, depending on nothing of this
+ *       project; a pattern that uses it ({@code work}, {@code client}) is copied with it.</li>
  * </ul>
  *
- * <p>No pattern package uses another, nor the infrastructure; a sub-package builds on its parent only
- * ({@code PatternPackagesTest}, {@code CompileAloneTest}). Where two meet, the wiring is here: admission is told
+ * <p>No pattern package uses another, nor the infrastructure; a sub-package builds on its parent only, and any of them
+ * may use {@code support} ({@code PatternPackagesTest}, {@code CompileAloneTest}). Where two meet, the wiring is here: admission is told
  * which paths not to count (the long-polls) and which thread bound its defaults derive from; and {@code /fanout}
  * calls this service's own {@code /work/cached} unless {@code client.downstreamUrl} says otherwise.
  *
  * <p>Threads: Dropwizard's start-up thread runs {@code initialize} and the bundles, which only build and register;
  * Jetty's application pool ({@code dw-*}) runs requests, the admin connector has a pool of its own (so
  * {@code /healthcheck} and {@code /metrics} answer while the application pool is full), and each pattern adds the
- * managed threads its package documentation names. To copy a pattern, copy its package and add its bundle to your
- * own {@code Application.initialize}: each package documentation says what else it needs.
+ * managed threads its package documentation names. To copy a pattern, copy its package (plus {@code support} where its
+ * package documentation says so) and add its bundle to your own {@code Application.initialize}: each package
+ * documentation says what else it needs.
  */
 package com.example.threading;

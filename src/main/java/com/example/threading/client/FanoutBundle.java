@@ -5,6 +5,7 @@ import com.codahale.metrics.InstrumentedExecutorService;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import com.example.threading.support.CompleteAsyncOnFailedWrite;
 import io.dropwizard.client.JerseyClientBuilder;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
@@ -99,7 +100,7 @@ public final class FanoutBundle<C extends Configuration> implements ConfiguredBu
         environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
                 new FanoutCalls(instrumented, pool, managedPlaces, commonLimit), configuration.getFanoutTimeout().toMilliseconds(),
                 timers, errorMeters, rejectedMeters, configuration.getRetryAfter().toSeconds()));
-        // The resource resumes an AsyncResponse: see CompleteAsyncOnFailedWrite for why this filter is needed.
+        // The resource resumes an AsyncResponse: see support.CompleteAsyncOnFailedWrite for why this filter is needed.
         environment.servlets().addFilter("fanout-complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, PATH);
     }

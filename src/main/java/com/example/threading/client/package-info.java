@@ -30,12 +30,13 @@
  * client settings plus the downstream, the places and the fan-out timeout); metrics {@code client.fanout.*} and
  * Dropwizard's HTTP-client metrics. The guide (pool sizing, the pitfall, figures) is {@code docs/client.md}.
  *
- * <p>To copy: the whole package and one {@code addBundle} line. It needs {@code io.dropwizard:dropwizard-client} and,
- * for {@code via=rxjava}, {@code io.reactivex.rxjava2:rxjava}; and a downstream: {@code client.downstreamUrl}, or by
+ * <p>To copy: the package plus {@link com.example.threading.support} (servlet helpers that depend on nothing of this
+ * project), and one {@code addBundle} line. It needs {@code io.dropwizard:dropwizard-client} and, for
+ * {@code via=rxjava}, {@code io.reactivex.rxjava2:rxjava}; and a downstream: {@code client.downstreamUrl}, or by
  * default this service's own {@code /work/cached}
  * ({@link com.example.threading.client.FanoutBundle#SELF_DOWNSTREAM_PATH}: set {@code downstreamUrl} where the work
- * pattern is not copied along). The bundle maps its own {@code CompleteAsyncOnFailedWrite} on {@code /fanout}: the
- * resource resumes an {@code AsyncResponse}, and Jersey 3.1 on Jetty 12.1 leaves a request whose resumed answer
- * could not be written in flight until the server stops ({@code FanoutLiftOutTest}).
+ * pattern is not copied along). The bundle maps {@link com.example.threading.support.CompleteAsyncOnFailedWrite} on
+ * {@code /fanout}: the resource resumes an {@code AsyncResponse}, and Jersey 3.1 on Jetty 12.1 leaves a request whose
+ * resumed answer could not be written in flight until the server stops ({@code FanoutLiftOutTest}).
  */
 package com.example.threading.client;

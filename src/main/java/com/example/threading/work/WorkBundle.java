@@ -4,6 +4,7 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.InstrumentedExecutorService;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import com.example.threading.support.CompleteAsyncOnFailedWrite;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
@@ -112,7 +113,7 @@ public final class WorkBundle<C extends Configuration> implements ConfiguredBund
         PATTERNS.forEach(pattern -> responseTimers.put(pattern, metrics.timer(MetricRegistry.name("work", pattern, "response-time"))));
         environment.servlets().addFilter("work-response-timing", new ResponseTimingFilter(responseTimers))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, URL_PATTERN);
-        // The async patterns resume an AsyncResponse: see CompleteAsyncOnFailedWrite for why this filter is needed.
+        // The async patterns resume an AsyncResponse: see support.CompleteAsyncOnFailedWrite for why this filter is needed.
         environment.servlets().addFilter("work-complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, URL_PATTERN);
     }

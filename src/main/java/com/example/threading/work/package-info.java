@@ -30,12 +30,14 @@
  * {@link com.example.threading.work.WorkConfiguration} (section {@code work}); metrics {@code work.<pattern>.*};
  * health check {@code work-bounded-pool}. The guide (contract, figures) is {@code docs/work.md}.
  *
- * <p>To copy: the whole package (it needs Dropwizard core, nothing else of this project) and one {@code addBundle}
- * line. The bundle also maps {@code CompleteAsyncOnFailedWrite} on {@code /work/*}, which completes a request whose
+ * <p>To copy: the package plus {@link com.example.threading.support} (servlet helpers that depend on nothing of this
+ * project), and one {@code addBundle} line; the two need Dropwizard core, nothing else. The bundle maps
+ * {@link com.example.threading.support.CompleteAsyncOnFailedWrite} on {@code /work/*}, which completes a request whose
  * resumed answer could not be written: Jersey 3.1 on Jetty 12.1 otherwise leaves such a request in flight until the
  * server stops ({@code WorkLiftOutTest} shows both). To copy one pattern only: its resource, {@code AsyncWork},
- * {@code WaitTime}, {@code WorkResult}, {@code CompleteAsyncOnFailedWrite} and {@code SimulatedWork} (or your own work
- * in its place), plus {@code PlaceLimitedExecutor} for {@code bounded}, {@code VirtualThreads} for {@code virtual},
- * {@code ThreadPerRequestExecutor} for the anti-pattern, and the lines of {@code WorkBundle} that build its executor.
+ * {@code WaitTime}, {@code WorkResult} and {@code SimulatedWork} (or your own work in its place), plus
+ * {@code PlaceLimitedExecutor} for {@code bounded}, {@code VirtualThreads} for {@code virtual},
+ * {@code ThreadPerRequestExecutor} for the anti-pattern, the lines of {@code WorkBundle} that build its executor and
+ * map the filter, and the {@code support} package.
  */
 package com.example.threading.work;

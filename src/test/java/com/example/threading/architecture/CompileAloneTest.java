@@ -24,9 +24,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What a copier does: each pattern package's sources (a sub-package with its parent's), compiled with the JDK's
- * compiler against this build's third-party dependencies only — none of this project's other classes — must compile.
- * A failure names the file and the import that needs another package of the project.
+ * What a copier does: each pattern package's sources (a sub-package with its parent's, and {@code support}'s for the
+ * patterns that use it, {@link PatternPackagesTest#USES_SUPPORT}), compiled with the JDK's compiler against this
+ * build's third-party dependencies only — none of this project's other classes — must compile; so must
+ * {@code support} alone. A failure names the file and the import that needs another package of the project.
  */
 class CompileAloneTest {
 
@@ -39,15 +40,30 @@ class CompileAloneTest {
     @ParameterizedTest
     @MethodSource("patterns")
     void compilesWithoutTheRestOfTheProject(String pattern, @TempDir Path out) throws IOException {
-        List<Path> sources = new ArrayList<>(sourcesOf(pattern));
+        List<String> packages = new ArrayList<>(List.of(pattern));
         if (pattern.contains(".")) {
-            sources.addAll(sourcesOf(pattern.substring(0, pattern.lastIndexOf('.'))));
+            packages.add(pattern.substring(0, pattern.lastIndexOf('.')));
         }
-        assertThat(sources).as("sources of " + pattern).isNotEmpty();
+        if (packages.stream().anyMatch(PatternPackagesTest.USES_SUPPORT::contains)) {
+            packages.add(PatternPackagesTest.SUPPORT);
+        }
+        List<Path> sources = new ArrayList<>();
+        for (String name : packages) {
+            sources.addAll(sourcesOf(name));
+        }
+        assertThat(sourcesOf(pattern)).as("sources of " + pattern).isNotEmpty();
 
         List<String> errors = compile(sources, out);
 
-        assertThat(errors).as("compiling " + pattern + " alone (with its parent, for a sub-package)").isEmpty();
+        assertThat(errors).as("compiling " + pattern + " with only " + packages + " of this project").isEmpty();
+    }
+
+    @Test
+    void supportCompilesAlone(@TempDir Path out) throws IOException {
+        List<Path> sources = sourcesOf(PatternPackagesTest.SUPPORT);
+        assertThat(sources).as("sources of support").isNotEmpty();
+
+        assertThat(compile(sources, out)).as("compiling support alone").isEmpty();
     }
 
     @Test

@@ -32,7 +32,7 @@ class ClientFanoutTest {
             // Short enough for the timeout test to be quick; above every ms the other tests ask for.
             ConfigOverride.config("client.timeout", CLIENT_TIMEOUT_MS + "ms"),
             // The /work/cached calls abandoned by the timeout test are answered into reset connections; the
-            // bundle's CompleteAsyncOnFailedWrite filter completes them, so the graceful stop does not wait for them.
+            // support.CompleteAsyncOnFailedWrite filter WorkBundle maps completes them, so the graceful stop does not wait.
             ConfigOverride.config("server.shutdownGracePeriod", "10s"));
 
     private static final LoopbackHttp HTTP = new LoopbackHttp();

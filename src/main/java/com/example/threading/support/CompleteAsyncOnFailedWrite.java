@@ -1,4 +1,4 @@
-package com.example.threading.work;
+package com.example.threading.support;
 
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.Filter;
@@ -14,21 +14,30 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 
 /**
- * Completes an async request whose answer could not be written, so it does not stay in flight forever.
+ * A servlet filter that completes an async request whose answer could not be written, so that the request does not
+ * stay in flight until the server stops. Map it on the paths of every Jersey resource that resumes an
+ * {@code AsyncResponse}.
  *
- * <p>When a resumed {@code AsyncResponse} is written to a client that has reset its connection, Jersey
- * (3.1.11 on Jetty 12.1.14 ee10) logs "Error while closing the output stream in order to commit response" and
- * never completes the servlet {@code AsyncContext}: the request stays active until the server stops, and a
- * graceful stop then waits out the whole grace period. This filter hands Jersey an output stream whose failed
- * write, flush or close completes the async context before the exception goes on. The client package holds the same
- * filter: each bundle maps its own copy, so that each package lifts out alone.
+ * <p>Why: when a resumed answer is written to a client that has reset its connection, the write fails after the
+ * response is committed. Jersey 3.1.11 (on Jetty 12.1 ee10) logs "Error while closing the output stream in order to
+ * commit response" and hands the failure to its servlet {@code ResponseWriter.failure}, which completes the
+ * {@code AsyncContext} only for a response not yet committed; nothing else completes it, and a graceful stop then
+ * waits out its whole grace period. This filter gives Jersey an output stream whose failed write, flush or close
+ * completes the async context before the exception goes on. Upstream:
+ * <a href="https://github.com/eclipse-ee4j/jersey/issues/4021">eclipse-ee4j/jersey#4021</a> (that log line when
+ * the client leaves before an async answer; open) and
+ * <a href="https://github.com/eclipse-ee4j/jersey/issues/5783">eclipse-ee4j/jersey#5783</a> (a failed close in
+ * {@code writeResponse}; its fix sends the failure to {@code failure}, which skips a committed response).
  *
- * <p>Thread-safety: the stream is used by one thread at a time (the one writing the response, as the servlet
- * API requires); {@code AsyncContext.complete()} may be called from any thread, and a second call after the
- * container has completed the request is ignored here.
+ * <p>Thread-safety: one instance serves every request, on any thread, and holds no state. The wrapper and stream it
+ * makes belong to one request and are used by one thread at a time, the one writing the answer (for a resumed
+ * response, the thread that resumed it; Jersey's resume orders it after the thread that suspended). Completing the
+ * async context is safe from any thread; if the container has completed it first, the {@code IllegalStateException}
+ * is added to the write's exception as suppressed, and the write's exception is what the caller gets.
  */
-final class CompleteAsyncOnFailedWrite implements Filter {
+public final class CompleteAsyncOnFailedWrite implements Filter {
 
+    /** Passes the request on with a response whose output stream completes the async context when a write fails. */
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
@@ -109,13 +118,13 @@ final class CompleteAsyncOnFailedWrite implements Filter {
         }
 
         private IOException completeAsync(IOException failure) {
-            if (request.isAsyncStarted()) {
-                try {
+            try {
+                if (request.isAsyncStarted()) {
                     AsyncContext async = request.getAsyncContext();
                     async.complete();
-                } catch (IllegalStateException alreadyCompleted) {
-                    failure.addSuppressed(alreadyCompleted);
                 }
+            } catch (IllegalStateException alreadyCompleted) {
+                failure.addSuppressed(alreadyCompleted);
             }
             return failure;
         }

@@ -1,4 +1,4 @@
-package com.example.threading.work;
+package com.example.threading.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** A suspended request whose client reset the connection before the answer is completed anyway, not left in flight. */
+/**
+ * A suspended request whose client reset the connection before the answer is completed anyway, not left in flight:
+ * the filter as {@code WorkBundle} maps it, on the whole service ({@code FanoutLiftOutTest} does the same on
+ * {@code /fanout}).
+ */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class CompleteAsyncOnFailedWriteTest {
 
