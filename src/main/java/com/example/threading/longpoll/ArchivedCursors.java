@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * above the newest event this instance has read on the topic (published elsewhere; its reader has not delivered it
  * yet), or the "next event" of a topic this instance has only just started to read (where is the stream now?).
  * {@link #read} sorts a poll's cursor under the hub's lock, {@link #ask} reads the stream's {@link EventArchive} for
- * the ones it cannot answer and hands the poll back to the hub with what the archive said ({@link Resolution}). The
+ * the ones it cannot answer and hands the poll back to the hub with what the archive said ({@link ArchiveAnswer}). The
  * in-process hub has none of this: its ring is all the history there is.
  *
  * <p>Thread-safety: {@link #read} is called with the hub's lock held (it reads the topic's ring). {@link #resolve} and
@@ -26,25 +26,6 @@ import org.slf4j.LoggerFactory;
 final class ArchivedCursors {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchivedCursors.class);
-
-    /** What the archive says about a cursor. */
-    enum Kind {
-        /** Answer with these events ({@link Resolution#news}). */
-        NEWS,
-        /** Nothing after the cursor yet, and this instance has not read past it: wait after {@link Resolution#waitAfter}. */
-        WAIT,
-        /**
-         * Beyond the stream's newest id (e.g. a cursor from before the store lost its data): the ring's answer, with
-         * missed; {@link Resolution#news} holds the stream's newest id, for a ring that has not read that far.
-         */
-        RING,
-        /** The archive could not be read. */
-        UNAVAILABLE
-    }
-
-    /** A resolution: the events to answer with ({@link Kind#NEWS}), or the cursor to wait after ({@link Kind#WAIT}). */
-    record Resolution(Kind kind, EventBatch news, long waitAfter) {
-    }
 
     private final EventArchive archive;
     private final int limit;
@@ -62,71 +43,80 @@ final class ArchivedCursors {
      * {@code history}, given what the archive said about it ({@code known}; null: not asked) and whether it may be
      * asked ({@code mayAsk}: false once it has been, so a poll is never sent round twice for the same cursor).
      */
-    CursorReading read(TopicCursor asked, EventHistory history, Resolution known, boolean mayAsk) {
+    CursorReading read(TopicCursor asked, EventHistory history, ArchiveAnswer known, boolean mayAsk) {
         long cursor = asked.after() == null ? history.lastId() : asked.after();
         if (known != null) {
-            return switch (known.kind()) {
-                case NEWS -> CursorReading.news(cursor, known.news());
-                case WAIT -> readWait(asked.topic(), known.waitAfter(), history);
-                case RING -> CursorReading.news(cursor, history.lastId() >= known.news().lastId()
-                        ? history.after(cursor) : known.news());
-                // Unreadable: a cursor at or below the newest id read here needed the archive (the poll gets a 503
-                // and retries); the next event, or one ahead of this instance, is what the reader brings.
-                case UNAVAILABLE -> asked.after() != null && asked.after() <= history.lastId()
-                        ? CursorReading.UNAVAILABLE : CursorReading.waitAfter(cursor);
-            };
+            return readAnswered(asked, cursor, history, known);
         }
         // A topic whose ring has no event yet: where the stream is, only the archive knows.
         boolean unread = history.lastId() == 0;
         if (unread && mayAsk) {
-            return CursorReading.askArchive(cursor, asked);
+            return new CursorReading.AskArchive(cursor, asked);
         }
         if (asked.after() == null || !history.hasNewsFor(cursor)) {
-            return CursorReading.waitAfter(cursor);
+            return new CursorReading.Wait(cursor);
         }
         if (history.covers(cursor)) {
-            return CursorReading.news(cursor, history.after(cursor));
+            return new CursorReading.News(cursor, history.after(cursor));
         }
         if (mayAsk) {
-            return CursorReading.askArchive(cursor, asked);
+            return new CursorReading.AskArchive(cursor, asked);
         }
         if (cursor <= history.lastId()) {
-            return CursorReading.news(cursor, history.after(cursor)); // older than ring and archive: missed
+            return new CursorReading.News(cursor, history.after(cursor)); // older than ring and archive: missed
         }
-        return CursorReading.waitAfter(cursor); // ahead of the reader: waits until it gets past the cursor
+        return new CursorReading.Wait(cursor); // ahead of the reader: waits until it gets past the cursor
+    }
+
+    /** With the hub's lock held: the reading of a cursor the archive has answered ({@code known}). */
+    private static CursorReading readAnswered(TopicCursor asked, long cursor, EventHistory history, ArchiveAnswer known) {
+        if (known instanceof ArchiveAnswer.News news) {
+            return new CursorReading.News(cursor, news.news());
+        }
+        if (known instanceof ArchiveAnswer.WaitAfter wait) {
+            return readWait(asked.topic(), wait.cursor(), history);
+        }
+        if (known instanceof ArchiveAnswer.BeyondNewest beyond) {
+            return new CursorReading.News(cursor, history.lastId() >= beyond.newestId()
+                    ? history.after(cursor) : new EventBatch(List.of(), true, beyond.newestId()));
+        }
+        // Unreadable: a cursor at or below the newest id read here needed the archive (the poll gets a 503 and
+        // retries); the next event, or one ahead of this instance, is what the reader brings.
+        return asked.after() != null && asked.after() <= history.lastId()
+                ? new CursorReading.Unavailable(cursor) : new CursorReading.Wait(cursor);
     }
 
     /** The archive said "wait after {@code waitAfter}"; the reader may have got past it meanwhile. */
     private static CursorReading readWait(String topic, long waitAfter, EventHistory history) {
         if (waitAfter >= history.lastId()) {
-            return CursorReading.waitAfter(waitAfter);
+            return new CursorReading.Wait(waitAfter);
         }
         if (history.covers(waitAfter)) {
-            return CursorReading.news(waitAfter, history.after(waitAfter));
+            return new CursorReading.News(waitAfter, history.after(waitAfter));
         }
         // The reader placed the ring above the cursor (it starts at the stream's newest entry): what lies between is
         // in the stream, not missed. Read it from there.
-        return CursorReading.askArchive(waitAfter, new TopicCursor(topic, waitAfter));
+        return new CursorReading.AskArchive(waitAfter, new TopicCursor(topic, waitAfter));
     }
 
     /**
      * Resolves every cursor of {@code asked} at the archive, then calls {@code placeAgain} once, on an archive thread,
      * with those resolutions added to {@code known}.
      */
-    void ask(List<TopicCursor> asked, Map<String, Resolution> known, Consumer<Map<String, Resolution>> placeAgain) {
-        Map<String, Resolution> resolutions = new HashMap<>(known);
+    void ask(List<TopicCursor> asked, Map<String, ArchiveAnswer> known, Consumer<Map<String, ArchiveAnswer>> placeAgain) {
+        Map<String, ArchiveAnswer> resolutions = new HashMap<>(known);
         CompletableFuture<?>[] reads = new CompletableFuture<?>[asked.size()];
         for (int i = 0; i < asked.size(); i++) {
             TopicCursor topic = asked.get(i);
             reads[i] = resolve(topic.topic(), topic.after()).toCompletableFuture()
-                    .thenAccept(resolution -> {
+                    .thenAccept(answer -> {
                         synchronized (resolutions) {
-                            resolutions.put(topic.topic(), resolution);
+                            resolutions.put(topic.topic(), answer);
                         }
                     });
         }
         CompletableFuture.allOf(reads).thenRun(() -> {
-            Map<String, Resolution> all;
+            Map<String, ArchiveAnswer> all;
             synchronized (resolutions) {
                 all = Map.copyOf(resolutions);
             }
@@ -136,13 +126,13 @@ final class ArchivedCursors {
 
     /**
      * Reads the events of {@code topic} after {@code cursor}, or, for a null cursor (the next event), where the topic
-     * is now; never fails (an unreadable archive is {@link Kind#UNAVAILABLE}).
+     * is now; never fails (an unreadable archive is {@link ArchiveAnswer.Unreadable}).
      */
-    CompletionStage<Resolution> resolve(String topic, Long cursor) {
+    CompletionStage<ArchiveAnswer> resolve(String topic, Long cursor) {
         return resolve(topic, cursor, true);
     }
 
-    private CompletionStage<Resolution> resolve(String topic, Long cursor, boolean mayReadAgain) {
+    private CompletionStage<ArchiveAnswer> resolve(String topic, Long cursor, boolean mayReadAgain) {
         CompletionStage<EventArchive.Read> read;
         try {
             read = archive.after(topic, cursor == null ? 0 : cursor, cursor == null ? 0 : limit);
@@ -153,23 +143,23 @@ final class ArchivedCursors {
                 .thenCompose(Function.identity());
     }
 
-    private CompletionStage<Resolution> decide(String topic, Long cursor, EventArchive.Read log, Throwable failure,
+    private CompletionStage<ArchiveAnswer> decide(String topic, Long cursor, EventArchive.Read log, Throwable failure,
                                                boolean mayReadAgain) {
         if (failure != null) {
             LOG.debug("event archive unavailable for {} after {}: {}", topic, cursor, failure.toString());
-            return CompletableFuture.completedFuture(new Resolution(Kind.UNAVAILABLE, null, 0));
+            return CompletableFuture.completedFuture(new ArchiveAnswer.Unreadable());
         }
         if (cursor == null) {
-            return CompletableFuture.completedFuture(new Resolution(Kind.WAIT, null, log.newestId())); // the next event after the newest
+            return CompletableFuture.completedFuture(new ArchiveAnswer.WaitAfter(log.newestId())); // the next event after the newest
         }
         if (!log.events().isEmpty()) {
             List<Event> events = log.events();
-            return CompletableFuture.completedFuture(new Resolution(Kind.NEWS,
-                    new EventBatch(events, events.get(0).id() != cursor + 1, events.get(events.size() - 1).id()), 0));
+            return CompletableFuture.completedFuture(new ArchiveAnswer.News(
+                    new EventBatch(events, events.get(0).id() != cursor + 1, events.get(events.size() - 1).id())));
         }
         long readHere = lastIdReadHere.applyAsLong(topic);
         if (cursor <= log.newestId() && cursor >= readHere) {
-            return CompletableFuture.completedFuture(new Resolution(Kind.WAIT, null, cursor));
+            return CompletableFuture.completedFuture(new ArchiveAnswer.WaitAfter(cursor));
         }
         if (cursor < readHere && mayReadAgain) {
             // Nothing after the cursor when the stream was read, yet this instance has read past it since: published
@@ -177,7 +167,6 @@ final class ArchivedCursors {
             // poll would be answered "missed" for events the stream holds.
             return resolve(topic, cursor, false);
         }
-        return CompletableFuture.completedFuture(
-                new Resolution(Kind.RING, new EventBatch(List.of(), true, Math.max(log.newestId(), readHere)), 0));
+        return CompletableFuture.completedFuture(new ArchiveAnswer.BeyondNewest(Math.max(log.newestId(), readHere)));
     }
 }

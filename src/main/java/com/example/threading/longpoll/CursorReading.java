@@ -1,26 +1,27 @@
 package com.example.threading.longpoll;
 
 /**
- * What a hub read for one topic of a poll, with its lock held: the cursor the poll waits after there, and either the
- * news to answer with, or a cursor the archive must answer first, or neither (the poll parks on the topic).
- * {@code unavailable}: the poll asked for history nobody can read now (a shared stream's archive failed).
+ * What a hub read for one topic of a poll, with its lock held: the cursor the poll reads after there, and what to do
+ * with it — answer with news, wait (park), read the archive first, or refuse (the history cannot be read now).
  */
-record CursorReading(long cursor, EventBatch news, TopicCursor askArchive, boolean unavailable) {
+sealed interface CursorReading {
 
-    static final CursorReading UNAVAILABLE = new CursorReading(0, null, null, true);
-
-    /** Nothing after {@code cursor} yet: park. */
-    static CursorReading waitAfter(long cursor) {
-        return new CursorReading(cursor, null, null, false);
-    }
+    /** The cursor the poll reads after on this topic. */
+    long cursor();
 
     /** Answer with {@code news}. */
-    static CursorReading news(long cursor, EventBatch news) {
-        return new CursorReading(cursor, news, null, false);
+    record News(long cursor, EventBatch news) implements CursorReading {
+    }
+
+    /** Nothing after {@code cursor} yet: park. */
+    record Wait(long cursor) implements CursorReading {
     }
 
     /** Read {@code asked} from the archive, then place the poll again. */
-    static CursorReading askArchive(long cursor, TopicCursor asked) {
-        return new CursorReading(cursor, null, asked, false);
+    record AskArchive(long cursor, TopicCursor asked) implements CursorReading {
+    }
+
+    /** The poll asked for history nobody can read now (a shared stream's archive failed): refuse, retry later. */
+    record Unavailable(long cursor) implements CursorReading {
     }
 }

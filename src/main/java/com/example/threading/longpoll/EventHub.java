@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -11,126 +12,121 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Holds the topics (each its event history and parked polls) and answers the polls parked on a topic in one batch
- * per event of that topic.
+ * The core of the events wing, which knows no HTTP: holds the topics (each its history and parked polls), places each
+ * poll — answered at once when its cursors have news, refused, or parked on each of its topics — and answers the polls
+ * parked on a topic in one batch per event of that topic. Answers are {@link Answer}s handed to each poll's
+ * {@link Delivery}; the transport puts them on the wire.
  *
  * <p>On each event (delivered by the {@link EventSource}) the hub appends it to its topic's ring and takes out the
- * polls it answers ({@link ParkedPolls}) under its lock, then hands that batch to a single dispatcher thread. The
- * dispatcher only offers each poll its {@link Answer} through the poll's {@link Delivery}, which never blocks (the
- * long-poll transport registers a write listener), so a slow reader cannot hold it up; the transport's threads write. A poll is claimed when its write starts, so an answer, the poll's deadline
- * ({@link PollDeadlines}), a failure and the shutdown never collide. A poll whose cursors already have news is answered
- * at once without parking; a poll of several topics parks on each and is answered by the first event on any of them,
- * with the news of all. The blocking twin's threads wait in {@link #blockingWaits()}, on the same lock and topics.
+ * polls it answers ({@link ParkedPolls}) under its lock, then hands that batch to a single dispatcher thread, which
+ * offers each poll its answer; a delivery never blocks (the long-poll transport registers a write listener), so a slow
+ * reader cannot hold the batch up. Who answers a poll — the batch, the hub at once, its deadline
+ * ({@link PollDeadlines}), a failure or the shutdown — is decided by one claim ({@link PollClaims}), at write time.
  *
- * <p>With an {@link EventArchive} (a stream shared by several instances), {@link ArchivedCursors} decides each cursor
- * instead of the ring alone: one the ring cannot answer is read from the archive first, and the poll placed again; one
- * above the newest event read here parks until the reader gets past it. Without one, a cursor is read off its topic's
- * ring ({@code readRing}).
+ * <p>With an {@link EventArchive} (a stream shared by several instances), {@link ArchivedCursors} reads each cursor
+ * instead of the ring alone: one the ring cannot answer is read from the archive first and the poll placed again.
+ * Without one, a cursor is read off its topic's ring ({@code readRing}), which also compares the cursor's epoch.
  *
  * <p>Thread-safety, per role:
  * <ul>
  *   <li>The source calls {@link #accept} from one thread at a time ({@link EventSource}'s contract); the append, the
  *       taking of the batch and the wake-up of blocking waiters happen in one hold of {@code lock}, so a poll is
  *       either in the batch or sees the event in the history.</li>
- *   <li>Jetty workers call {@link #poll} and {@link #admitTopic} concurrently; the cursor checks, the capacity checks
- *       and the parking happen in one hold of {@code lock}. An archive read completes on the archive's thread, which
- *       then answers or parks the poll the same way (a fresh hold of {@code lock}).</li>
- *   <li>One scheduled thread calls {@link #expireDue} every {@link #DEADLINE_TICK_MS} (it answers the polls whose
- *       deadline passed, claiming them like any other answerer) and {@link #evictIdleTopics}.</li>
- *   <li>Jetty's callback threads call {@link #failed} and {@link #completed} (the hub is every poll's
- *       {@link ParkedPoll.ParkingLot}). Who answers a poll is decided by {@link ParkedPoll#claim} outside the lock;
- *       answers are written outside the lock. The source is told of created and evicted topics outside the lock,
- *       except of a topic a blocking wait creates ({@link EventSource#watch} does not block).</li>
+ *   <li>Request threads call {@link #poll} and {@link #admitTopic} concurrently; reading the cursors, the capacity
+ *       checks and the parking happen in one hold of {@code lock}. An archive read completes on the archive's thread,
+ *       which places the poll again the same way. Topics created under the lock are told to the source at once
+ *       ({@link EventSource#watch} does not block); evicted ones after the lock is released.</li>
+ *   <li>One scheduled thread calls {@link #expireDue} every {@link #DEADLINE_SLOT_MS} and {@link #evictIdleTopics}.</li>
+ *   <li>The transport's threads report failures and completions to {@link #claims()}, every poll's parking lot.</li>
  *   <li>The stopping thread calls {@link #closeAndTakeParked} once ({@link StopAnsweringParkedPolls} answers them).</li>
- *   <li>Metrics read {@link #parkedCount}, {@link #topicCount} (without the lock) and {@link #lastId} (under it) from
- *       any thread.</li>
+ *   <li>Metrics read {@link #parkedCount}, {@link #topicCount} (without the lock) and {@link #lastId} (under it).</li>
  * </ul>
- * {@code lock} guards the topics (their histories and parked polls) and {@code closed}.
  */
-final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
-
-    private static final Logger LOG = LoggerFactory.getLogger(EventHub.class);
+final class EventHub implements Consumer<Event> {
 
     /** How often {@link #expireDue} must be called, and so how late (at most) a poll's timeout is answered. */
-    static final long DEADLINE_TICK_MS = 100;
+    static final long DEADLINE_SLOT_MS = 100;
 
     /** The answer to a poll while the server stops; another instance can take it. */
     static final String CLOSED_MESSAGE = "server is stopping, poll again";
 
-    /** The hub's own claims on a poll, as opposed to those of an event's batch or the shutdown. */
-    private enum OwnAnswer implements ParkedPoll.Answerer {
-        /** The poll's cursors had news, the hub was full or closed: answered without parking. */
-        AT_ONCE,
-        /** The poll's deadline passed (the hub's sweep, or a container timeout where one is set): 204. */
-        TIMEOUT,
-        /** The request failed: completed without an answer. */
-        FAILURE
+    /** What {@link #place} decided under the lock; acted on outside it. */
+    private sealed interface Placement {
+        /** Parked on each of its topics (or claimed meanwhile by its deadline or a failure). */
+        record Parked() implements Placement {
+        }
+
+        /** Answer at once with {@code answer} (an {@link EventBatch} or {@link TopicsBatch}). */
+        record News(Object answer, boolean missed) implements Placement {
+        }
+
+        /** Read these cursors from the archive, then place the poll again. */
+        record AskArchive(List<TopicCursor> cursors) implements Placement {
+        }
+
+        /** Refused: full, too many topics, history unreadable, or the server stopping. */
+        record Refused(Answer answer) implements Placement {
+        }
     }
 
-    /** What {@link #place} decided, under the lock; acted on outside it. */
-    private enum Placement { PARKED, ANSWER, ASK_ARCHIVE, CLOSED, FULL, TOO_MANY_TOPICS, HISTORY_UNAVAILABLE }
+    /**
+     * Everything a hub is built from: its bounds, the Retry-After of polls turned away while it stops, and the clock
+     * its deadlines and batch times are read off (e.g. {@code System::nanoTime}).
+     */
+    record Settings(int historySize, int maxParked, int maxTopics, ShutdownSpread shutdownSpread, LongSupplier nanoClock) {
+    }
 
     private final ReentrantLock lock = new ReentrantLock();
+    @GuardedBy("lock")
     private final Topics topics;
-    private final BlockingWaits blockingWaits;
+    @GuardedBy("lock")
     private boolean closed;
-
-    private final AtomicInteger parkedCount = new AtomicInteger();
-    private final int maxParked;
-    private final ShutdownSpread shutdownSpread;
+    private final Settings settings;
+    private final BlockingWaits blockingWaits;
+    private final PollDeadlines deadlines;
+    private final PollClaims claims;
     private final Executor dispatcher;
     private final JsonResponses json;
     private final LongPollMetrics metrics;
     private final EventSource source;
     private final ArchivedCursors archived;
-    private final LongSupplier nanoClock;
-    private final PollDeadlines deadlines;
-
-    /** Everything a hub is built from; {@code shutdownSpread} gives the Retry-After of polls turned away while it stops. */
-    record Settings(int historySize, int maxParked, int maxTopics, ShutdownSpread shutdownSpread) {
-    }
 
     /**
      * A hub on {@code source} (told which topics to deliver), asking {@code archive} (a shared stream's log; null:
-     * none) for the cursors its rings cannot answer, reading deadlines and batch times off {@code nanoClock} (e.g.
-     * {@code System::nanoTime}).
+     * none) for the cursors its rings cannot answer; batches are answered on {@code dispatcher}.
      */
     EventHub(Settings settings, Executor dispatcher, JsonResponses json, LongPollMetrics metrics, EventSource source,
-             EventArchive archive, LongSupplier nanoClock) {
+             EventArchive archive) {
         // In-process, the hub's rings are the histories: each topic's epoch is made here, new at every start and at every
         // re-creation of an evicted topic (whose ids start again at 1). A shared stream keeps its histories: no epochs.
         this.topics = new Topics(settings.maxTopics(), settings.historySize(), lock,
                 archive == null ? Long.toString(System.currentTimeMillis(), 36) : null);
-        this.blockingWaits = new BlockingWaits(lock, this::topicForBlockingWait, metrics.blockingTimeouts, metrics.missed);
-        this.maxParked = settings.maxParked();
-        this.shutdownSpread = settings.shutdownSpread();
+        this.settings = settings;
+        this.blockingWaits = new BlockingWaits(lock, this::useTopic, metrics.blockingTimeouts, metrics.missed);
+        this.deadlines = new PollDeadlines(DEADLINE_SLOT_MS, settings.nanoClock());
+        this.claims = new PollClaims(lock, topics, deadlines, metrics);
         this.dispatcher = dispatcher;
         this.json = json;
         this.metrics = metrics;
         this.source = source;
         this.archived = archive == null ? null : new ArchivedCursors(archive, settings.historySize(), this::lastId);
-        this.nanoClock = nanoClock;
-        this.deadlines = new PollDeadlines(DEADLINE_TICK_MS, nanoClock);
         lock.lock();
         try {
-            topics.getOrCreate(TopicNames.DEFAULT, nanoClock.getAsLong()); // the ticker's, never evicted
+            topics.getOrCreate(TopicNames.DEFAULT, now()); // the ticker's, never evicted
         } finally {
             lock.unlock();
         }
         source.watch(TopicNames.DEFAULT);
     }
 
-    /** Requests parked on {@code GET /events} and not yet claimed for an answer. */
+    /** Polls parked and not yet claimed for an answer. */
     int parkedCount() {
-        return parkedCount.get();
+        return claims.parkedCount();
     }
 
     /** Topics held now. */
@@ -141,6 +137,11 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     /** Where the threads of {@code GET /events/blocking} wait, on this hub's topics. */
     BlockingWaits blockingWaits() {
         return blockingWaits;
+    }
+
+    /** Who answers each poll: the polls' parking lot, and the claim every answerer takes. */
+    PollClaims claims() {
+        return claims;
     }
 
     /** Id of the newest event of {@code topic} read here, 0 before the first (or when the hub does not hold it). */
@@ -159,22 +160,18 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
      * would be one topic too many (the publish is then refused). Marks the topic used.
      */
     boolean admitTopic(String topic) {
-        List<String> created = new ArrayList<>(1);
-        Topic held;
         lock.lock();
         try {
-            held = useTopic(topic, created);
+            return useTopic(topic) != null;
         } finally {
             lock.unlock();
         }
-        created.forEach(this::created);
-        return held != null;
     }
 
     /** Receives the next event from the source: records it and answers the polls its topic's event takes. */
     @Override
     public void accept(Event event) {
-        long arrivedNanos = nanoClock.getAsLong();
+        long arrivedNanos = now();
         Collection<ParkedPoll> batch;
         lock.lock();
         try {
@@ -212,18 +209,15 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
      * should set no timeout of its own: the hub's deadlines answer.
      */
     void poll(Delivery delivery, List<TopicCursor> asked, long timeoutMs) {
-        ParkedPoll poll = new ParkedPoll(delivery, this, asked);
+        ParkedPoll poll = new ParkedPoll(delivery, claims, asked);
         delivery.attach(poll);
         deadlines.add(poll, timeoutMs);
         place(poll, Map.of(), archived != null);
     }
 
-    /**
-     * Answers 204 to every poll whose timeout has passed and that nobody has answered; called every
-     * {@link #DEADLINE_TICK_MS} by one scheduled thread. Returns how many deadlines passed.
-     */
+    /** Expires every poll whose deadline has passed; called every {@link #DEADLINE_SLOT_MS}. Returns how many passed. */
     int expireDue() {
-        return deadlines.expireDue(this::timedOut);
+        return deadlines.expireDue(claims::timedOut);
     }
 
     /** Drops the topics nobody has used for {@code idleNanos} (no parked poll, blocked thread or event); returns how many. */
@@ -231,7 +225,7 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         Map<String, Long> evicted = new HashMap<>();
         lock.lock();
         try {
-            topics.evictIdle(nanoClock.getAsLong(), idleNanos).forEach(topic -> evicted.put(topic.name(), topic.history().lastId()));
+            topics.evictIdle(now(), idleNanos).forEach(topic -> evicted.put(topic.name(), topic.history().lastId()));
         } finally {
             lock.unlock();
         }
@@ -243,74 +237,90 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     }
 
     /**
-     * Answers, rejects or parks {@code poll}. {@code fromArchive}: what the archive said about some of its topics;
-     * {@code mayAskArchive}: whether a cursor a ring cannot answer goes to the archive (false once it has been asked,
-     * or without one; a wait the reader overtook from above is asked again).
+     * The server is stopping: refuses new polls, wakes the blocking waiters, and hands over every parked poll, once,
+     * for {@link StopAnsweringParkedPolls} to answer.
      */
-    private void place(ParkedPoll poll, Map<String, ArchivedCursors.Resolution> fromArchive, boolean mayAskArchive) {
-        Map<String, Long> cursors = new LinkedHashMap<>();
-        Map<String, EventBatch> news = new LinkedHashMap<>();
-        List<TopicCursor> askArchive = new ArrayList<>();
-        List<String> created = new ArrayList<>();
-        Placement placement;
+    Collection<ParkedPoll> closeAndTakeParked() {
+        Set<ParkedPoll> all = new LinkedHashSet<>(); // a poll of several topics is parked on each
         lock.lock();
         try {
-            placement = closed ? Placement.CLOSED
-                    : readTopics(poll, fromArchive, mayAskArchive, cursors, news, askArchive, created);
-            if (placement == null) {
-                placement = !askArchive.isEmpty() ? Placement.ASK_ARCHIVE
-                        : !news.isEmpty() ? Placement.ANSWER
-                        : park(poll, cursors) ? Placement.PARKED : Placement.FULL;
-            }
+            closed = true;
+            blockingWaits.close();
+            topics.forEach(topic -> all.addAll(topic.parked().takeAll()));
         } finally {
             lock.unlock();
         }
-        created.forEach(this::created);
-        switch (placement) {
-            case PARKED -> { }
-            case ANSWER -> answerAtOnce(poll, PollAnswer.of(poll.asked(), cursors, news), news);
-            case ASK_ARCHIVE -> archived.ask(askArchive, fromArchive, resolutions -> place(poll, resolutions, false));
-            case CLOSED -> {
-                metrics.shutdownTurnedAway.mark();
-                poll.delivery().offer(new Answer.Closing(shutdownSpread.nextRetryAfter()), () -> claimAtOnce(poll));
-            }
-            case FULL -> {
-                metrics.rejected.mark();
-                refuse(poll, "too many parked polls (" + maxParked + "), retry later");
-            }
-            case TOO_MANY_TOPICS -> refuse(poll, "too many topics (" + topics.max() + " held), retry later");
-            case HISTORY_UNAVAILABLE -> refuse(poll, "the event history is unavailable, retry later");
-            default -> throw new IllegalStateException("unknown placement " + placement);
-        }
+        return all;
     }
 
     /**
-     * With the lock held: finds or creates each topic the poll asked for and sorts them into those with news, those
-     * the archive must answer first, and those without news; fills in the cursors. Returns a placement that ends the
-     * poll at once (too many topics, history unavailable), or null to decide from what was found.
+     * Answers, refuses or parks {@code poll}. {@code fromArchive}: what the archive said about some of its topics;
+     * {@code mayAskArchive}: whether a cursor a ring cannot answer goes to the archive (false once it has been asked,
+     * or without one).
      */
-    private Placement readTopics(ParkedPoll poll, Map<String, ArchivedCursors.Resolution> fromArchive, boolean mayAskArchive,
-                                 Map<String, Long> cursors, Map<String, EventBatch> news, List<TopicCursor> askArchive,
-                                 List<String> created) {
+    private void place(ParkedPoll poll, Map<String, ArchiveAnswer> fromArchive, boolean mayAskArchive) {
+        Placement placement;
+        lock.lock();
+        try {
+            placement = closed ? new Placement.Refused(new Answer.Closing(settings.shutdownSpread().nextRetryAfter()))
+                    : read(poll, fromArchive, mayAskArchive);
+        } finally {
+            lock.unlock();
+        }
+        if (placement instanceof Placement.News news) {
+            metrics.answeredAtOnce.mark();
+            if (news.missed()) {
+                metrics.missed.mark();
+            }
+            poll.delivery().offer(new Answer.News(json.bytes(news.answer())), () -> claims.claim(poll, PollClaims.Own.AT_ONCE));
+        } else if (placement instanceof Placement.AskArchive ask) {
+            archived.ask(ask.cursors(), fromArchive, answers -> place(poll, answers, false));
+        } else if (placement instanceof Placement.Refused refused) {
+            if (refused.answer() instanceof Answer.Closing) {
+                metrics.shutdownTurnedAway.mark();
+            }
+            poll.delivery().offer(refused.answer(), () -> claims.claim(poll, PollClaims.Own.AT_ONCE));
+        }
+    }
+
+    /** With the lock held: reads each topic the poll asked for (creating it if needed) and decides what to do. */
+    @GuardedBy("lock")
+    private Placement read(ParkedPoll poll, Map<String, ArchiveAnswer> fromArchive, boolean mayAskArchive) {
+        Map<String, Long> cursors = new LinkedHashMap<>();
+        Map<String, EventBatch> news = new LinkedHashMap<>();
+        List<TopicCursor> askArchive = new ArrayList<>();
         for (TopicCursor asked : poll.asked()) {
-            Topic topic = useTopic(asked.topic(), created);
+            Topic topic = useTopic(asked.topic());
             if (topic == null) {
-                return Placement.TOO_MANY_TOPICS;
+                return new Placement.Refused(new Answer.Refused("too many topics (" + topics.max() + " held), retry later"));
             }
             CursorReading reading = archived == null ? readRing(asked, topic.history())
                     : archived.read(asked, topic.history(), fromArchive.get(asked.topic()), mayAskArchive);
-            if (reading.unavailable()) {
-                return Placement.HISTORY_UNAVAILABLE;
+            if (reading instanceof CursorReading.Unavailable) {
+                return new Placement.Refused(new Answer.Refused("the event history is unavailable, retry later"));
             }
             cursors.put(asked.topic(), reading.cursor());
-            if (reading.news() != null) {
-                news.put(asked.topic(), reading.news());
-            }
-            if (reading.askArchive() != null) {
-                askArchive.add(reading.askArchive());
+            if (reading instanceof CursorReading.News found) {
+                news.put(asked.topic(), found.news());
+            } else if (reading instanceof CursorReading.AskArchive ask) {
+                askArchive.add(ask.asked());
             }
         }
-        return null;
+        if (!askArchive.isEmpty()) {
+            return new Placement.AskArchive(askArchive);
+        }
+        if (!news.isEmpty()) {
+            return new Placement.News(PollAnswer.of(poll.asked(), cursors, news), news.values().stream().anyMatch(EventBatch::missed));
+        }
+        if (claims.parkedCount() >= settings.maxParked()) {
+            metrics.rejected.mark();
+            return new Placement.Refused(new Answer.Refused("too many parked polls (" + settings.maxParked() + "), retry later"));
+        }
+        if (poll.markParked(Map.copyOf(cursors))) { // false: its deadline or a failure claimed it meanwhile
+            cursors.keySet().forEach(name -> topics.get(name).parked().add(poll));
+            claims.parked();
+        }
+        return new Placement.Parked();
     }
 
     /**
@@ -320,27 +330,14 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     private CursorReading readRing(TopicCursor asked, EventHistory history) {
         if (!history.sameEpoch(asked.epoch())) {
             metrics.epochMismatches.mark();
-            return CursorReading.news(history.lastId(), history.epochChanged());
+            return new CursorReading.News(history.lastId(), history.epochChanged());
         }
         long cursor = asked.after() == null ? history.lastId() : asked.after();
-        return history.hasNewsFor(cursor) ? CursorReading.news(cursor, history.after(cursor)) : CursorReading.waitAfter(cursor);
-    }
-
-    /** Parks {@code poll} on each of its topics after {@code cursors} (with the lock held); false when the hub is full. */
-    private boolean park(ParkedPoll poll, Map<String, Long> cursors) {
-        if (parkedCount.get() >= maxParked) {
-            return false;
-        }
-        if (poll.markParked(Map.copyOf(cursors))) { // false: its deadline or a failure claimed it meanwhile
-            for (String topic : cursors.keySet()) {
-                topics.get(topic).parked().add(poll);
-            }
-            parkedCount.incrementAndGet();
-        }
-        return true;
+        return history.hasNewsFor(cursor) ? new CursorReading.News(cursor, history.after(cursor)) : new CursorReading.Wait(cursor);
     }
 
     /** With the lock held: a poll of several topics taken out by an event of {@code answeredBy} leaves the others. */
+    @GuardedBy("lock")
     private void leaveOtherTopics(ParkedPoll poll, String answeredBy) {
         for (String other : poll.cursors().keySet()) {
             Topic topic = topics.get(other);
@@ -350,91 +347,12 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
         }
     }
 
-    private void created(String topic) {
-        metrics.topicsCreated.mark();
-        source.watch(topic);
-    }
-
-    private void answerAtOnce(ParkedPoll poll, Object answer, Map<String, EventBatch> news) {
-        metrics.answeredAtOnce.mark();
-        if (news.values().stream().anyMatch(EventBatch::missed)) {
-            metrics.missed.mark();
-        }
-        poll.delivery().offer(new Answer.News(json.bytes(answer)), () -> claimAtOnce(poll));
-    }
-
-    private void refuse(ParkedPoll poll, String reason) {
-        poll.delivery().offer(new Answer.Refused(reason), () -> claimAtOnce(poll));
-    }
-
-    /** Claims a poll for an answer of the hub's own; one that was parked leaves the count here. */
-    private boolean claimAtOnce(ParkedPoll poll) {
-        return claimTaken(poll, OwnAnswer.AT_ONCE);
-    }
-
-    /** Claims a poll taken out of the parked polls (by an event's batch or the shutdown) for {@code answerer}. */
-    boolean claimTaken(ParkedPoll poll, ParkedPoll.Answerer answerer) {
-        ParkedPoll.Claim claim = poll.claim(answerer);
-        if (claim == ParkedPoll.Claim.WAS_PARKED) {
-            parkedCount.decrementAndGet();
-        }
-        return claim != ParkedPoll.Claim.LOST;
-    }
-
-    /** The poll's deadline passed (or a container timeout fired): answer 204 unless the poll is already being answered. */
-    @Override
-    public void timedOut(ParkedPoll poll) {
-        if (release(poll, OwnAnswer.TIMEOUT)) {
-            metrics.timeouts.mark();
-            poll.delivery().expire();
-        }
-    }
-
-    /** Jetty completed the poll's request, however it was answered: its deadline is no longer needed. */
-    @Override
-    public void completed(ParkedPoll poll) {
-        deadlines.remove(poll);
-    }
-
-    /** Jetty reports the request failed (client reset or closed the stream, connection failure): free its slot. */
-    @Override
-    public void failed(ParkedPoll poll, Throwable failure) {
-        if (release(poll, OwnAnswer.FAILURE)) {
-            metrics.disconnects.mark();
-            LOG.debug("parked poll failed", failure);
-            poll.delivery().abandon();
-        }
-    }
-
-    /** Claims a poll for its timeout or failure, taking it out of the parked polls of each of its topics. */
-    private boolean release(ParkedPoll poll, OwnAnswer answer) {
-        ParkedPoll.Claim claim = poll.claim(answer);
-        if (claim == ParkedPoll.Claim.LOST) {
-            return false;
-        }
-        if (claim == ParkedPoll.Claim.WAS_PARKED) {
-            parkedCount.decrementAndGet();
-            lock.lock();
-            try {
-                for (String name : poll.cursors().keySet()) {
-                    Topic topic = topics.get(name);
-                    if (topic != null) {
-                        topic.parked().remove(poll); // absent if an event or the shutdown took it out: harmless
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-        return true;
-    }
-
     /**
-     * Runs on the dispatcher: queue for each poll of the batch the news after its cursors. The dispatcher only
-     * registers write listeners; Jetty's threads write, so a slow reader never holds up the loop.
+     * Runs on the dispatcher: offers each poll of the batch the news after its cursors. Deliveries never block, so a
+     * slow reader never holds up the loop.
      */
     private void answerBatch(Collection<ParkedPoll> batch, long arrivedNanos) {
-        BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
+        BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, settings.nanoClock(), metrics.eventToLastWrite);
         Map<Map<String, Long>, byte[]> bodyByCursors = new HashMap<>();
         for (ParkedPoll poll : batch) {
             if (!poll.watch(timing)) {
@@ -447,12 +365,12 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 // A ring moved past a cursor before the batch got here (a burst): read it from the archive.
                 List<TopicCursor> atCursors = new ArrayList<>();
                 poll.cursors().forEach((topic, cursor) -> atCursors.add(new TopicCursor(topic, cursor)));
-                archived.ask(atCursors, Map.of(), resolutions -> place(poll, resolutions, false));
+                archived.ask(atCursors, Map.of(), answers -> place(poll, answers, false));
                 continue;
             }
-            poll.delivery().offer(new Answer.News(body), () -> claimTaken(poll, timing));
+            poll.delivery().offer(new Answer.News(body), () -> claims.claim(poll, timing));
         }
-        metrics.eventToQueued.update(nanoClock.getAsLong() - arrivedNanos, TimeUnit.NANOSECONDS);
+        metrics.eventToQueued.update(now() - arrivedNanos, TimeUnit.NANOSECONDS);
     }
 
     /** The answer to a batch poll after its cursors; null when a ring no longer covers one and the archive must. */
@@ -480,11 +398,12 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
     }
 
     /**
-     * With the lock held: the topic {@code name}, marked used; created if needed (its name added to {@code created}
-     * for the caller to tell the source); null, and counted, when it would be one topic too many.
+     * With the lock held: the topic {@code name}, marked used; created if needed (and the source told at once); null,
+     * and counted, when it would be one topic too many.
      */
-    private Topic useTopic(String name, List<String> created) {
-        long now = nanoClock.getAsLong();
+    @GuardedBy("lock")
+    private Topic useTopic(String name) {
+        long now = now();
         Topic topic = topics.get(name);
         if (topic == null) {
             topic = topics.getOrCreate(name, now);
@@ -492,34 +411,14 @@ final class EventHub implements Consumer<Event>, ParkedPoll.ParkingLot {
                 metrics.topicsRefused.mark();
                 return null;
             }
-            created.add(name);
+            metrics.topicsCreated.mark();
+            source.watch(name); // does not block, nor take a lock held while an event is delivered
         }
         topic.used(now);
         return topic;
     }
 
-    /** For a blocking wait, with the lock held: {@link #useTopic}, telling the source of a new topic at once. */
-    private Topic topicForBlockingWait(String name) {
-        List<String> created = new ArrayList<>(1);
-        Topic topic = useTopic(name, created);
-        created.forEach(this::created); // under the hub's lock: EventSource.watch may not block
-        return topic;
-    }
-
-    /**
-     * The server is stopping: refuses new polls (503, {@code Retry-After} from the shutdown spread), wakes the blocking waiters with the same
-     * answer, and hands over every parked poll, once, for {@link StopAnsweringParkedPolls} to answer.
-     */
-    Collection<ParkedPoll> closeAndTakeParked() {
-        Set<ParkedPoll> all = new LinkedHashSet<>(); // a poll of several topics is parked on each
-        lock.lock();
-        try {
-            closed = true;
-            blockingWaits.close();
-            topics.forEach(topic -> all.addAll(topic.parked().takeAll()));
-        } finally {
-            lock.unlock();
-        }
-        return all;
+    private long now() {
+        return settings.nanoClock().getAsLong();
     }
 }

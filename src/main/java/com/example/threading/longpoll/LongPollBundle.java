@@ -62,8 +62,8 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         EventStream stream = configuration.getStream().build(environment, configuration.getHistorySize(), tickMs);
         ShutdownSpread shutdownSpread = new ShutdownSpread(configuration.getShutdownSpread().toMilliseconds());
         EventHub hub = new EventHub(new EventHub.Settings(configuration.getHistorySize(), configuration.getMaxParked(),
-                configuration.getMaxTopics(), shutdownSpread), dispatcher, json, hubMetrics,
-                stream.source(), stream.archive().orElse(null), System::nanoTime);
+                configuration.getMaxTopics(), shutdownSpread, System::nanoTime), dispatcher, json, hubMetrics,
+                stream.source(), stream.archive().orElse(null));
         stream.source().subscribe(hub);
         EventSink sink = stream.sink();
 
@@ -75,7 +75,7 @@ public final class LongPollBundle<C extends Configuration> implements Configured
             } catch (RuntimeException bug) {
                 LOG.error("sweeping the polls' deadlines failed; the next sweep retries", bug); // thrown, it would end the sweeps
             }
-        }, EventHub.DEADLINE_TICK_MS, EventHub.DEADLINE_TICK_MS, TimeUnit.MILLISECONDS);
+        }, EventHub.DEADLINE_SLOT_MS, EventHub.DEADLINE_SLOT_MS, TimeUnit.MILLISECONDS);
         // Idle topics are forgotten (their history too), once a second, on the same thread.
         long idleTopicNanos = configuration.getTopicIdleTimeout().toNanoseconds();
         deadlineSweeper.scheduleWithFixedDelay(() -> {

@@ -69,8 +69,8 @@ final class ParkedPoll {
     private final AtomicReference<Object> watcher = new AtomicReference<>();
     private volatile Answerer claimedBy;
     private Map<String, Long> cursors = Map.of();
-    /** The tick of {@link PollDeadlines} this poll's deadline is in: written before the poll is added, read by any thread. */
-    private volatile long deadlineTick;
+    /** The slot of {@link PollDeadlines} this poll's deadline is in: written before the poll is added, read by any thread. */
+    private volatile long deadlineSlot;
 
     /** A poll of the default topic's next event. */
     ParkedPoll(Delivery delivery, ParkingLot lot) {
@@ -109,12 +109,12 @@ final class ParkedPoll {
         return cursors;
     }
 
-    long deadlineTick() {
-        return deadlineTick;
+    long deadlineSlot() {
+        return deadlineSlot;
     }
 
-    void deadlineTick(long tick) {
-        deadlineTick = tick;
+    void deadlineSlot(long slot) {
+        deadlineSlot = slot;
     }
 
     /**

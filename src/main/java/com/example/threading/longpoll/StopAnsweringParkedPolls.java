@@ -76,7 +76,7 @@ final class StopAnsweringParkedPolls implements LifeCycle.Listener {
                 complete.countDown();
                 continue;
             }
-            poll.delivery().offer(new Answer.Closing(spread.retryAfter(k, count)), () -> hub.claimTaken(poll, shutdown));
+            poll.delivery().offer(new Answer.Closing(spread.retryAfter(k, count)), () -> hub.claims().claim(poll, shutdown));
         }
         long leftNanos = startNanos + TimeUnit.MILLISECONDS.toNanos(timeoutMs) - System.nanoTime();
         if (!complete.await(Math.max(0, leftNanos), TimeUnit.NANOSECONDS)) {

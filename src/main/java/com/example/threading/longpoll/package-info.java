@@ -21,13 +21,15 @@
  *       {@link com.example.threading.longpoll.EventSink#publish}; the in-process stream delivers the event to
  *       {@link com.example.threading.longpoll.EventHub#accept} on that thread, which appends it to the history
  *       and swaps out the set of parked polls under the hub's lock, and wakes the blocking waiters.</li>
- *   <li>One dispatcher thread ({@code events-dispatch-0}) queues a
- *       {@link com.example.threading.longpoll.NonBlockingAnswer} (a {@code WriteListener}) per poll of the batch;
- *       it never writes, so a slow reader cannot hold it up.</li>
- *   <li>Jetty's threads run the write callbacks and each poll's failure and completion callbacks
- *       ({@link com.example.threading.longpoll.ParkedPoll}, which tells its
- *       {@link com.example.threading.longpoll.ParkedPoll.ParkingLot}, the hub); {@code ParkedPoll.claim} lets
- *       exactly one of the batch's write, the timeout, a failure or the shutdown answer a poll.</li>
+ *   <li>One dispatcher thread ({@code events-dispatch-0}) offers each poll of the batch its
+ *       {@link com.example.threading.longpoll.Answer} through the poll's
+ *       {@link com.example.threading.longpoll.Delivery}; the long-poll transport's
+ *       ({@link com.example.threading.longpoll.AsyncDelivery}) only registers a
+ *       {@link com.example.threading.longpoll.NonBlockingAnswer} ({@code WriteListener}), so a slow reader cannot
+ *       hold the dispatcher up.</li>
+ *   <li>Jetty's threads run the write callbacks and each poll's failure and completion callbacks, which reach
+ *       {@link com.example.threading.longpoll.PollClaims}; one claim there lets exactly one of the batch's write,
+ *       the timeout, a failure or the shutdown answer a poll.</li>
  *   <li>One scheduled thread ({@code events-deadlines}) sweeps the polls' deadlines every 100 ms
  *       ({@link com.example.threading.longpoll.PollDeadlines}) and answers the expired ones 204: the polls carry no
  *       Jetty async timeout, whose per-request timer would be cancelled behind one shared lock for every answer.</li>

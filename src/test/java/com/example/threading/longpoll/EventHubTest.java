@@ -176,7 +176,7 @@ class EventHubTest {
         assertThat(hub.expireDue()).as("nothing is due before its timeout").isZero();
         nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(49));
         assertThat(hub.expireDue()).as("nor a millisecond before it").isZero();
-        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(1 + EventHub.DEADLINE_TICK_MS));
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(1 + EventHub.DEADLINE_SLOT_MS));
         assertThat(hub.expireDue()).as("only the poll still waiting: the answered ones forgot their deadline").isEqualTo(1);
 
         assertThat(expiring.status()).isEqualTo(204);

@@ -23,8 +23,8 @@ class EventHubTopicsTest {
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final List<String> watched = new ArrayList<>();
     private final List<String> forgotten = new ArrayList<>();
-    private final EventHub hub = new EventHub(new EventHub.Settings(8, 100, 4, new ShutdownSpread(0)), Runnable::run, new JsonResponses(MAPPER),
-            metrics, new RecordingSource(), null, nanos::get);
+    private final EventHub hub = new EventHub(new EventHub.Settings(8, 100, 4, new ShutdownSpread(0), nanos::get), Runnable::run,
+            new JsonResponses(MAPPER), metrics, new RecordingSource(), null);
 
     @Test
     void anEventAnswersOnlyItsTopicsPolls() throws IOException {

@@ -43,8 +43,8 @@ final class Hubs {
     /** As above, turning polls away while it stops with {@code shutdownSpread}'s headers. */
     static EventHub hub(int historySize, int maxParked, Executor dispatcher, JsonResponses json, LongPollMetrics metrics,
                         EventArchive archive, LongSupplier nanoClock, ShutdownSpread shutdownSpread) {
-        return new EventHub(new EventHub.Settings(historySize, maxParked, 1_000, shutdownSpread), dispatcher, json,
-                metrics, NO_SOURCE, archive, nanoClock);
+        return new EventHub(new EventHub.Settings(historySize, maxParked, 1_000, shutdownSpread, nanoClock), dispatcher, json,
+                metrics, NO_SOURCE, archive);
     }
 
     /** The default topic, after {@code after} (null: the next event). */

@@ -42,7 +42,7 @@ class PollDeadlinesTest {
 
         advanceMs(249);
         assertThat(deadlines.expireDue(expired::add)).isZero();
-        advanceMs(50); // 299 ms: the deadline (250) is rounded up to the tick at 300
+        advanceMs(50); // 299 ms: the deadline (250) is rounded up to the slot at 300
         assertThat(deadlines.expireDue(expired::add)).isZero();
         advanceMs(1);
         assertThat(deadlines.expireDue(expired::add)).isEqualTo(1);
@@ -95,7 +95,7 @@ class PollDeadlinesTest {
     }
 
     /**
-     * Adders race the sweep on the real clock, with deadlines of 0-20 ms so that adds keep landing on the ticks being
+     * Adders race the sweep on the real clock, with deadlines of 0-20 ms so that adds keep landing on the slots being
      * swept: every poll that is not removed expires (at least once: the race may hand one over twice), none is lost.
      */
     @Test
