@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -90,6 +89,7 @@ final class EventHub implements Consumer<Event> {
     private final BlockingWaits blockingWaits;
     private final PollDeadlines deadlines;
     private final PollClaims claims;
+    private final BatchAnswers batches;
     private final Executor dispatcher;
     private final JsonResponses json;
     private final LongPollMetrics metrics;
@@ -109,7 +109,9 @@ final class EventHub implements Consumer<Event> {
         this.settings = settings;
         this.blockingWaits = new BlockingWaits(lock, this::useTopic, metrics.blockingTimeouts, metrics.missed);
         this.deadlines = new PollDeadlines(DEADLINE_SLOT_MS, settings.nanoClock());
-        this.claims = new PollClaims(lock, topics, deadlines, metrics);
+        this.claims = new PollClaims(topics, deadlines, metrics);
+        this.batches = new BatchAnswers(topics, claims, json, metrics, settings.nanoClock(),
+                archive == null ? null : this::askArchiveAgain);
         this.dispatcher = dispatcher;
         this.json = json;
         this.metrics = metrics;
@@ -193,7 +195,7 @@ final class EventHub implements Consumer<Event> {
         metrics.published.mark();
         metrics.batchSize.update(batch.size());
         if (!batch.isEmpty()) {
-            Runnable answer = () -> answerBatch(batch, arrivedNanos);
+            Runnable answer = () -> batches.answer(batch, arrivedNanos);
             try {
                 dispatcher.execute(answer);
             } catch (RejectedExecutionException stopping) {
@@ -336,6 +338,13 @@ final class EventHub implements Consumer<Event> {
         return history.hasNewsFor(cursor) ? new CursorReading.News(cursor, history.after(cursor)) : new CursorReading.Wait(cursor);
     }
 
+    /** A batch poll whose cursor a ring no longer covers (a burst outran the batch): read it from the archive, place again. */
+    private void askArchiveAgain(ParkedPoll poll) {
+        List<TopicCursor> atCursors = new ArrayList<>();
+        poll.cursors().forEach((topic, cursor) -> atCursors.add(new TopicCursor(topic, cursor)));
+        archived.ask(atCursors, Map.of(), answers -> place(poll, answers, false));
+    }
+
     /** With the lock held: a poll of several topics taken out by an event of {@code answeredBy} leaves the others. */
     @GuardedBy("lock")
     private void leaveOtherTopics(ParkedPoll poll, String answeredBy) {
@@ -345,56 +354,6 @@ final class EventHub implements Consumer<Event> {
                 topic.parked().remove(poll);
             }
         }
-    }
-
-    /**
-     * Runs on the dispatcher: offers each poll of the batch the news after its cursors. Deliveries never block, so a
-     * slow reader never holds up the loop.
-     */
-    private void answerBatch(Collection<ParkedPoll> batch, long arrivedNanos) {
-        BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, settings.nanoClock(), metrics.eventToLastWrite);
-        Map<Map<String, Long>, byte[]> bodyByCursors = new HashMap<>();
-        for (ParkedPoll poll : batch) {
-            if (!poll.watch(timing)) {
-                timing.completed(false); // already complete (timed out or failed): nothing to answer
-                continue;
-            }
-            // The polls of one event usually share their cursors: serialize the answer once per cursors.
-            byte[] body = bodyByCursors.computeIfAbsent(poll.cursors(), cursors -> answerBody(poll));
-            if (body == null) {
-                // A ring moved past a cursor before the batch got here (a burst): read it from the archive.
-                List<TopicCursor> atCursors = new ArrayList<>();
-                poll.cursors().forEach((topic, cursor) -> atCursors.add(new TopicCursor(topic, cursor)));
-                archived.ask(atCursors, Map.of(), answers -> place(poll, answers, false));
-                continue;
-            }
-            poll.delivery().offer(new Answer.News(body), () -> claims.claim(poll, timing));
-        }
-        metrics.eventToQueued.update(now() - arrivedNanos, TimeUnit.NANOSECONDS);
-    }
-
-    /** The answer to a batch poll after its cursors; null when a ring no longer covers one and the archive must. */
-    private byte[] answerBody(ParkedPoll poll) {
-        Map<String, EventBatch> news = new LinkedHashMap<>();
-        lock.lock();
-        try {
-            for (Map.Entry<String, Long> cursor : poll.cursors().entrySet()) {
-                Topic topic = topics.get(cursor.getKey());
-                if (topic == null || !topic.history().hasNewsFor(cursor.getValue())) {
-                    continue;
-                }
-                if (archived != null && !topic.history().covers(cursor.getValue())) {
-                    return null;
-                }
-                news.put(cursor.getKey(), topic.history().after(cursor.getValue()));
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (news.values().stream().anyMatch(EventBatch::missed)) {
-            metrics.missed.mark();
-        }
-        return json.bytes(PollAnswer.of(poll.asked(), poll.cursors(), news));
     }
 
     /**

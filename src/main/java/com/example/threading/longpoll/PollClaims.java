@@ -38,8 +38,9 @@ final class PollClaims implements ParkedPoll.ParkingLot {
     private final PollDeadlines deadlines;
     private final LongPollMetrics metrics;
 
-    PollClaims(ReentrantLock lock, Topics topics, PollDeadlines deadlines, LongPollMetrics metrics) {
-        this.lock = lock;
+    /** Claims on polls parked in {@code topics} (used under their guard), whose deadlines are in {@code deadlines}. */
+    PollClaims(Topics topics, PollDeadlines deadlines, LongPollMetrics metrics) {
+        this.lock = topics.guard();
         this.topics = topics;
         this.deadlines = deadlines;
         this.metrics = metrics;

@@ -37,6 +37,11 @@ final class Topics {
         this.epochPrefix = epochPrefix;
     }
 
+    /** The lock every method but {@link #size} and {@link #max} must be called with (the hub's). */
+    ReentrantLock guard() {
+        return guard;
+    }
+
     /** The topic, or null when the hub does not hold it. */
     Topic get(String name) {
         return byName.get(name);
