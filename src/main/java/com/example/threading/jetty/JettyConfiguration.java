@@ -18,8 +18,8 @@ public final class JettyConfiguration {
     private ExecutionStrategyMode executionStrategy = ExecutionStrategyMode.ADAPTIVE;
 
     /**
-     * Whether Jetty keeps a cache of repeated request header fields per HTTP/1.1 connection (48 KiB per connection at
-     * Dropwizard's headerCacheSize of 512 B); false: none (see {@link HeaderFieldCache}).
+     * Whether Jetty keeps a cache of repeated request header fields per HTTP/1.1 connection (its size: docs/jetty.md);
+     * false: none (see {@link HeaderFieldCache}).
      */
     @JsonProperty
     private boolean headerFieldCache;

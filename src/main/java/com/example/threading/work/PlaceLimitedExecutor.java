@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Why not just a {@code ThreadPoolExecutor} with a bounded queue: once all its threads exist, every task goes
  * through the queue, and a burst of submits fills it faster than idle workers take from it, so the pool refuses
- * work while threads sit idle (a 50 + 50 pool refused some of 100 simultaneous requests from the second burst
- * on). Counting admissions here makes the bound exact: {@code threads + queueCapacity} places, whatever the
+ * work while threads sit idle (docs/work.md has the burst that showed it). Counting admissions here makes the bound
+ * exact: {@code threads + queueCapacity} places, whatever the
  * timing; the executor's own queue is sized to hold every admitted task and so never refuses.
  *
  * <p>Thread-safety: {@link #execute} may be called from any thread. A place is taken before the task is handed

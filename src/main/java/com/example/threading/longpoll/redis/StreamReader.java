@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * waits (100 ms, doubling up to {@code maxReconnectDelayMs}) and reconnects, then reads on from its last ids: nothing
  * published meanwhile is lost to the hub (unless a stream trimmed it first).
  *
- * <p>One XREAD lists every watched topic, so its cost grows with the topics this instance holds (a few thousand are
- * fine on one Redis); interest-driven reading keeps that number to the topics with polls on this instance.
+ * <p>One XREAD lists every watched topic, so its cost grows with the topics this instance holds (see
+ * docs/longpoll-redis.md, "Limits"); interest-driven reading keeps that number to the topics with polls on this
+ * instance.
  *
  * <p>Thread-safety: {@link #run} runs on the reader thread only, which alone touches the connection's commands and
  * calls the subscriber (so deliveries happen one after another, as {@code EventSource} promises). {@link #watch} and
