@@ -13,10 +13,11 @@ import java.util.concurrent.RejectedExecutionException;
  * {@link #executor} only counts. Without the cap one {@code /fanout?n=1000&via=common} starts a thread per call on
  * such a JDK (docs/client.md, "The cap", has the measurement).
  *
- * <p>Thread-safety: every method may be called from any thread. A place is taken by {@link #tryAdmit} (a Jetty
- * worker) and given back exactly once per admitted call, by the wrapper task when it ends on the default executor's
- * thread (having run the call, or skipped it because the fan-out cancelled it), or at once if that executor refuses
- * the task; {@link CallPlaces} orders a give before the take that reuses it.
+ * <p>Thread-safety: every method may be called from any thread. A place is taken by {@link #tryAdmit} on a Jetty
+ * worker, before anything is submitted, and given back exactly once per admitted call: by the wrapper task when it ends
+ * on the default executor's thread (having run the call, or skipped it because the fan-out cancelled it), or at once,
+ * on the submitting thread, if that executor refuses the task. {@link CallPlaces} orders each give before the take that
+ * reuses it.
  */
 final class CommonCallLimit {
 
