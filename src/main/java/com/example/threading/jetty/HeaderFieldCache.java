@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * ("Scale") measures what it costs with many parked polls. Without it each request's header fields are parsed into
  * new objects. HTTP/2 does not use it (HPACK has its own table per connection).
  *
- * <p>Thread-safety: applied on the thread that starts the server, in the Server's "starting" event, before any
- * connector has started (so before any connection exists).
+ * <p>The connectors' HTTP configuration is changed in the Server's "starting" event, on the thread that starts the
+ * server, before any connector has started: no connection exists yet to read it.
  */
 public final class HeaderFieldCache implements LifeCycle.Listener {
 

@@ -6,9 +6,6 @@ import jakarta.validation.constraints.NotNull;
 /**
  * The {@code jetty} section of config.yml: how the application connector runs what its selectors produce, and whether
  * its HTTP/1.1 connections keep a header field cache.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * ExecutionStrategies#register} on that same thread.
  */
 public final class JettyConfiguration {
 

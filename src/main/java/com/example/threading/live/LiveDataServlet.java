@@ -21,9 +21,6 @@ import java.util.Map;
  *
  * <p>Cost: one lookup per line in the registry's own map (no copy, no walk of the registry, no sorting) and one read
  * of each metric; docs/live.md measures the answer's size and time.
- *
- * <p>Thread-safety: immutable after construction; {@link #doGet} runs concurrently on the admin connector's threads
- * and only reads the thread-safe registry and metrics.
  */
 final class LiveDataServlet extends HttpServlet {
 
