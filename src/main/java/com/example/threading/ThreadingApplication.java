@@ -22,9 +22,6 @@ import io.dropwizard.core.setup.Environment;
 /**
  * Every threading pattern in one Dropwizard service: one bundle per pattern, each from its own package, added in
  * {@link #initialize}; Dropwizard runs them in that order.
- *
- * <p>Thread-safety: used by the start-up thread only: Dropwizard calls {@code initialize} and then {@code run}
- * once, before the server takes requests; the class holds no state of its own.
  */
 public final class ThreadingApplication extends Application<ThreadingConfiguration> {
 

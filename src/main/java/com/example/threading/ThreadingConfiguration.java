@@ -14,9 +14,6 @@ import jakarta.validation.constraints.NotNull;
 /**
  * The service's configuration: Dropwizard's {@code server}, {@code logging}, {@code metrics} plus one section
  * per pattern.
- *
- * <p>Thread-safety: filled in by Jackson and checked by Bean Validation on the start-up thread, then only read;
- * the patterns copy what they need from it while they register, on that same thread.
  */
 public final class ThreadingConfiguration extends Configuration {
 

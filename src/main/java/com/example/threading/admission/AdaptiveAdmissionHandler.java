@@ -18,9 +18,18 @@ import org.eclipse.jetty.util.Callback;
  * once. The library's servlet filter does not resolve here and would stop at the servlet's return for async
  * requests; this is the same idea as a Jetty handler.
  *
- * <p>Thread-safety: configured on the start-up thread before the server starts. The limiter is thread-safe
- * (an atomic in-flight count, a synchronized limit update); {@link #onConditionsMet} runs on the Jetty thread that
- * handles a request, the completion listener on whichever thread completes it.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Start-up thread: builds the handler before the server starts; the server's start publishes it to Jetty's
+ *       threads.</li>
+ *   <li>Jetty threads handling requests, any number at once: {@link #onConditionsMet} takes a place from the limiter
+ *       (an atomic in-flight count, never a wait) or answers 503 at once.</li>
+ *   <li>The thread that completes an admitted request, any thread: its completion listener gives the place back,
+ *       exactly once (Jetty runs a request's completion listeners once), and feeds the round-trip time to the limit,
+ *       which updates under the limiter's own lock.</li>
+ *   <li>Gauges, on admin threads: {@link #activeCount} and {@link #currentLimit} read the limiter's current values,
+ *       each up to date, not one snapshot of both.</li>
+ * </ul>
  */
 final class AdaptiveAdmissionHandler extends ConditionalHandler.Abstract {
 

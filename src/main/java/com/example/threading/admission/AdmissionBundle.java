@@ -23,9 +23,6 @@ import org.slf4j.LoggerFactory;
  *         configuration -> ThreadBound.platformThreads(configuration.getServerFactory()), "/events"));
  * }</pre>
  *
- * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server is built; the
- * handler it inserts is started with the server and then used by Jetty's threads.
- *
  * @param <C> the application's configuration
  */
 public final class AdmissionBundle<C extends Configuration> implements ConfiguredBundle<C> {

@@ -17,9 +17,6 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code maxRequests} and {@code maxQueued} may be left empty: they are then derived from the server's thread
  * bound by {@link AdmissionLimits#resolve}.
- *
- * <p>Thread-safety: filled in by Jackson and checked by Bean Validation on the start-up thread, then only read, by
- * {@link AdmissionBundle#run} on that same thread.
  */
 public final class AdmissionConfiguration {
 

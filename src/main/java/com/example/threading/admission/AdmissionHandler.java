@@ -17,11 +17,18 @@ import org.eclipse.jetty.util.Callback;
  * by default a suspended request waits forever ({@code maxSuspend} zero; set here from {@code maxQueueTime}).
  * Requests matching an exclusion (the paths given to {@link AdmissionBundle}) pass without taking a place.
  *
- * <p>Thread-safety: configured on the start-up thread before the server starts. QoSHandler's own state is
- * thread-safe; this class adds an atomic counter and a request attribute. A request's arrival is stamped by the
- * Jetty thread that handles it, before QoSHandler suspends or forwards it; {@link #nextHandler} runs on that
- * thread (place free) or on the pool thread that resumes it, after the suspend (QoSHandler's queue hands the
- * request over); refusals run on the handling thread (queue full) or on a pool thread after expiry.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Start-up thread: configures the handler before the server starts. QoSHandler's own places and queue are
+ *       thread-safe; this class adds an atomic counter and a request attribute.</li>
+ *   <li>The Jetty thread that handles a request stamps its arrival before QoSHandler suspends or forwards it.
+ *       {@link #nextHandler} then runs on that thread (a place was free) or on the pool thread that resumes it;
+ *       QoSHandler's queue orders the stamp before the resume, so the attribute is seen there.</li>
+ *   <li>Refusals run on the handling thread (queue full) or on a pool thread after the wait expired.</li>
+ *   <li>The thread that completes an admitted request, any thread: its completion listener decrements {@code active},
+ *       once per increment.</li>
+ *   <li>Gauges, on admin threads: {@link #activeCount} reads the counter.</li>
+ * </ul>
  */
 final class AdmissionHandler extends QoSHandler {
 

@@ -10,10 +10,6 @@ import java.util.function.IntSupplier;
 /**
  * The metrics of admission control, {@code admission.*}: what it refused (meters), how many requests hold a place
  * and wait for one (gauges), how long admitted requests waited (timer), and the limit in force.
- *
- * <p>Thread-safety: Dropwizard Metrics' meters and timers are thread-safe; {@link #admitted} and the {@code
- * refused*} methods are called from Jetty's threads (the one handling a request, or the scheduler's expiry task),
- * the gauges read their suppliers from the admin connector's threads.
  */
 final class AdmissionMetrics {
 

@@ -3,8 +3,6 @@ package com.example.threading.admission;
 /**
  * How admission control decides how many requests may run at once. In config.yml: {@code fixed} or
  * {@code gradient2}.
- *
- * <p>Thread-safety: immutable (an enum).
  */
 public enum LimitKind {
 

@@ -15,9 +15,6 @@ import org.eclipse.jetty.util.Callback;
  * The answer to a refused request: {@code 503}, {@code Retry-After}, {@code Content-Type: application/json} and the
  * service's error body {@code {"code":503,"message":"…"}}, written with Jetty's non-blocking core API (no servlet,
  * no Jersey: the request never reached them). The bodies are serialized once, at start-up.
- *
- * <p>Thread-safety: immutable after construction; {@link #write} may be called from any number of threads at once
- * (each call wraps the shared bytes in a buffer of its own).
  */
 final class OverloadAnswer {
 

@@ -11,8 +11,6 @@ import io.dropwizard.core.server.ServerFactory;
  * requests on virtual threads has a different bound (how many virtual threads may run requests at once); in that
  * mode, give {@link AdmissionBundle} that bound instead of {@link #platformThreads}, so the default
  * comes from it and not from {@code maxThreads}.
- *
- * <p>Thread-safety: stateless; called on the start-up thread.
  */
 public final class ThreadBound {
 

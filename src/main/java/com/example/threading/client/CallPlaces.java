@@ -12,8 +12,9 @@ import java.util.concurrent.Semaphore;
  * runs). Counting places before anything is submitted keeps the pool below what it would refuse, and refuses whole
  * fan-outs, at the door, instead of single calls deep inside one.
  *
- * <p>Thread-safety: every method may be called from any thread. The places are a {@link Semaphore}: a
- * {@link #give} happens-before the {@link #tryTake} that reuses its places. {@link #inUse} is a snapshot.
+ * <p>Thread-safety: every method may be called from any thread, any number at once. The places are a {@link Semaphore}:
+ * {@link #tryTake} takes all it asks for or nothing, atomically, and never waits; a {@link #give} happens-before the
+ * {@link #tryTake} that reuses its places. {@link #inUse} is a snapshot, stale as soon as it returns.
  */
 final class CallPlaces {
 

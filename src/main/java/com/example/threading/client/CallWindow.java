@@ -1,5 +1,6 @@
 package com.example.threading.client;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -12,11 +13,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * future already complete) only records a free slot, and the thread already starting calls starts the next one in
  * its loop. The stack stays flat whatever {@code calls} is.
  *
- * <p>Thread-safety: {@link #open} is called once, then each call's {@code ended} and {@link #stop} from any thread,
- * concurrently; a call's {@code ended} counts once however often it runs. The counters are guarded by this window's monitor; {@code start} and
- * {@code drained} run outside it, on the thread that claimed them. At most one thread starts calls at a time (the
- * one that set {@code starting}); a change made by another thread while it does is seen by its next look under the
- * monitor, so no free slot is lost.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>The Jetty thread that starts the fan-out calls {@link #open} once; the fan-out's timeout (Jersey's timeout
+ *       thread) may call {@link #stop} at any time, and each call's {@code ended} runs on whichever thread ends the
+ *       call, concurrently with all of these. A call's {@code ended} counts once however often it runs (a
+ *       compare-and-set per call).</li>
+ *   <li>The counters and flags are guarded by this window's monitor ({@code @GuardedBy("this")}): each of those threads
+ *       changes them only inside {@code synchronized (this)}. {@code start} and {@code drained} run outside the
+ *       monitor, on the thread that claimed them under it.</li>
+ *   <li>Starter: at most one thread starts calls at a time, the one that set {@code starting}. A change made by another
+ *       thread while it does happens-before that starter's next look under the monitor, so no free slot is lost;
+ *       {@code drained} runs exactly once, claimed by setting {@code finished}.</li>
+ * </ul>
  */
 final class CallWindow {
 
@@ -25,11 +34,17 @@ final class CallWindow {
     private final Call start;
     private final Runnable drained;
 
+    @GuardedBy("this")
     private int freeSlots;
+    @GuardedBy("this")
     private int started;
+    @GuardedBy("this")
     private int running;
+    @GuardedBy("this")
     private boolean stopped;
+    @GuardedBy("this")
     private boolean starting;
+    @GuardedBy("this")
     private boolean finished;
 
     /**

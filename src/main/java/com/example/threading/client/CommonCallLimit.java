@@ -10,13 +10,14 @@ import java.util.concurrent.RejectedExecutionException;
  * the pitfall runs (every call at once) or is refused whole. The calls still go to the JDK's default async
  * executor, the one {@code supplyAsync} without an executor uses ({@link CompletableFuture#defaultExecutor()}: the
  * ForkJoin common pool, or a new thread per task when its parallelism is below 2, e.g. JDK 17 on 2 CPUs);
- * {@link #executor} only counts. Without the cap one {@code /fanout?n=1000&via=common} started about 1,000 threads
- * on such a JDK.
+ * {@link #executor} only counts. Without the cap one {@code /fanout?n=1000&via=common} starts a thread per call on
+ * such a JDK (docs/client.md, "The cap", has the measurement).
  *
- * <p>Thread-safety: every method may be called from any thread. A place is taken by {@link #tryAdmit} (a Jetty
- * worker) and given back exactly once per admitted call, by the wrapper task when it ends on the default executor's
- * thread (having run the call, or skipped it because the fan-out cancelled it), or at once if that executor refuses
- * the task; {@link CallPlaces} orders a give before the take that reuses it.
+ * <p>Thread-safety: every method may be called from any thread. A place is taken by {@link #tryAdmit} on a Jetty
+ * worker, before anything is submitted, and given back exactly once per admitted call: by the wrapper task when it ends
+ * on the default executor's thread (having run the call, or skipped it because the fan-out cancelled it), or at once,
+ * on the submitting thread, if that executor refuses the task. {@link CallPlaces} orders each give before the take that
+ * reuses it.
  */
 final class CommonCallLimit {
 

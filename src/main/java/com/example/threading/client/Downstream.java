@@ -13,9 +13,10 @@ import org.eclipse.jetty.server.ServerConnector;
  * Where {@code /fanout} sends its calls: a configured URL, or this service's own {@code /work/cached} on the
  * application connector's real bound port, which is only known once Jetty has started (port 0 in tests).
  *
- * <p>Thread-safety: the discovered URI is written once through a volatile field by the server-started callback
- * (on the thread that starts the server) and read by request threads; a request that comes before that write
- * sees no URI and is answered 503 by {@link FanoutResource}. A configured URL is final from construction.
+ * <p>Thread-safety: a configured URL is set at construction. Otherwise the URI is written once, through the volatile
+ * field, by the server-started callback (on the thread that starts the server), and read by request threads with no
+ * lock: a request that comes before that write sees no URI and is answered 503 by {@link FanoutResource}; one that
+ * comes after sees the whole URI (the volatile write happens-before the read that sees it).
  */
 final class Downstream {
 

@@ -30,9 +30,6 @@ import java.util.function.Function;
  * (pool, per-via timers and error meters); Dropwizard adds the HTTP client's own request timers
  * ({@code org.apache.hc.client5.http.classic.HttpClient.fanout.*}) and connection-pool gauges.
  *
- * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server takes requests;
- * the pool, client and resource it builds are thread-safe and reach Jetty's threads through the server's start.
- *
  * @param <C> the application's configuration
  */
 public final class FanoutBundle<C extends Configuration> implements ConfiguredBundle<C> {

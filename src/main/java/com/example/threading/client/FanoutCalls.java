@@ -31,9 +31,6 @@ import java.util.function.Consumer;
  *
  * <p>Calls that have not gone out when the fan-out times out are not started ({@link CallWindow#stop}, RxJava's
  * {@code takeWhile}), or dropped by {@link ThreadRecordingFilter} if they were already handed to a thread.
- *
- * <p>Thread-safety: stateless apart from the shared, thread-safe Jersey client, pools and places; called
- * concurrently from Jetty's threads, and from pool threads as calls end.
  */
 final class FanoutCalls {
 

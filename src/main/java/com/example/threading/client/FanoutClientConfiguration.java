@@ -20,9 +20,6 @@ import java.util.concurrent.TimeUnit;
  * {@link java.util.concurrent.ThreadPoolExecutor}, which starts a new thread per task only while it has fewer
  * than {@code minThreads}; past that it queues, and only grows towards {@code maxThreads} once the queue is
  * full. Dropwizard's defaults (1, 128, 8) therefore run up to 9 calls on a single thread.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * FanoutBundle#run} (and Dropwizard's client builder) on that same thread.
  */
 public final class FanoutClientConfiguration extends JerseyClientConfiguration {
 

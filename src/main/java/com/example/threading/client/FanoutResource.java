@@ -27,9 +27,7 @@ import java.util.concurrent.TimeUnit;
  * Calls a downstream {@code n} times concurrently and answers how long that took, on how many client threads
  * and with how many errors. The request is suspended: no Jetty worker waits for the {@code n} calls.
  *
- * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers. Its fields are
- * final and immutable or thread-safe (the Jersey client, {@link Downstream}, {@link FanoutCalls},
- * copied maps of Metrics objects); everything that belongs to one request lives in that request's {@link FanoutRun}.
+ * <p>Jersey uses one instance for all requests; what belongs to one request lives in that request's {@link FanoutRun}.
  */
 @Path(FanoutBundle.PATH)
 @Produces(MediaType.APPLICATION_JSON)

@@ -7,8 +7,7 @@ import java.util.Map;
  * What {@code /fanout} answers. The load tool reads {@code n, via, elapsedMs, distinctThreads, threadSample,
  * errors}: keep those names.
  *
- * <p>Thread-safety: a value built under its run's lock and handed once to Jersey, which only reads it to
- * serialize the answer; its maps are not copied again, so nobody may change them afterwards.
+ * <p>Its maps are not copied: the run that builds it hands it to Jersey once, and nobody may change them afterwards.
  *
  * @param n               calls made
  * @param via             how they were made: managed, rxjava, callback or common

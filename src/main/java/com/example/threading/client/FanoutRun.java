@@ -2,6 +2,7 @@ package com.example.threading.client;
 
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.Timer;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.AsyncResponse;
@@ -22,12 +23,19 @@ import java.util.concurrent.TimeUnit;
  * and completed them, and answers the suspended request once every call has an outcome, or when the fan-out
  * timeout fires (the calls still running are then counted as errors of kind {@value #UNFINISHED}).
  *
- * <p>Thread-safety: outcomes and threads arrive concurrently from client threads, the timeout from Jersey's
- * timeout thread; every method that reads or changes the counters holds this run's lock (its monitor). The
- * answer is built under the lock and sent exactly once, outside it; later outcomes are ignored. The one
- * private method that relies on its caller's lock, {@code answer()}, checks it ({@link Thread#holdsLock}, an
- * {@link IllegalStateException} if not held): it sets {@code answered}, and a call without the lock could let
- * two answers out.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Outcomes and threads arrive from client threads, concurrently ({@link #complete}, {@link #recordThread}); the
+ *       fan-out timeout from Jersey's timeout thread ({@link #timedOut}); the starting Jetty thread registers what to
+ *       cancel ({@link #onTimeoutCancel}) and RxJava asks {@link #isAnswered}. Every field that changes is guarded by
+ *       this run's monitor ({@code @GuardedBy("this")}), and every method that reads or writes one holds it.</li>
+ *   <li>Exactly one answer: it is built under the monitor by whichever thread sets {@code answered} first (the last
+ *       outcome, or the timeout), and sent once, outside it; later outcomes find {@code answered} set and are ignored.
+ *       The one private method that relies on its caller's lock, {@code answer()}, checks it ({@link Thread#holdsLock},
+ *       an {@link IllegalStateException} if not held): without the lock two threads could both answer.</li>
+ *   <li>The cancel action: registered under the monitor, or run at once by the registering thread if the timeout came
+ *       first; the timeout thread takes it under the monitor and runs it after sending the answer.</li>
+ * </ul>
  */
 final class FanoutRun {
 
@@ -43,12 +51,19 @@ final class FanoutRun {
     private final Meter errorMeter;
     private final long startNanos = System.nanoTime();
 
+    @GuardedBy("this")
     private final Set<String> threadNames = new HashSet<>();
+    @GuardedBy("this")
     private final Map<String, Integer> errorsByKind = new TreeMap<>();
+    @GuardedBy("this")
     private int succeeded;
+    @GuardedBy("this")
     private int failed;
+    @GuardedBy("this")
     private boolean answered;
+    @GuardedBy("this")
     private boolean timedOut;
+    @GuardedBy("this")
     private Runnable cancelUnfinished = () -> { };
 
     FanoutRun(int n, Via via, Integer ms, String executor, AsyncResponse response, Timer timer, Meter errorMeter) {
@@ -138,6 +153,7 @@ final class FanoutRun {
     }
 
     /** Marks the run answered and builds the answer; the caller must hold this run's lock. */
+    @GuardedBy("this")
     private FanoutResult answer() {
         if (!Thread.holdsLock(this)) {
             throw new IllegalStateException("a fan-out run is answered only under its lock");

@@ -8,8 +8,6 @@ import jakarta.annotation.Nullable;
  * 3.1 hands a missing parameter to the converter as {@code null}, and {@code IntParam} answers that with 400
  * "is not a number"; a plain {@code Integer} answers a malformed value with 404. Here a missing parameter holds {@code null} (which {@code @Min}/{@code @Max} accept, and
  * {@code @DefaultValue} replaces) and a malformed one gets Dropwizard's 400 JSON.
- *
- * <p>Thread-safety: immutable.
  */
 public final class OptionalIntParam extends AbstractParam<Integer> {
 

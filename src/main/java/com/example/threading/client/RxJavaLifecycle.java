@@ -16,9 +16,8 @@ import org.slf4j.LoggerFactory;
  * hands it to the thread's uncaught-exception handler: here it is logged at ERROR with its stack trace and counted
  * ({@code client.fanout.rxjava.dropped}), since {@code /fanout} is built so that nothing is dropped.
  *
- * <p>Thread-safety: {@link #start} and {@link #stop} run on the lifecycle thread; the handler runs on whichever
- * thread RxJava drops an error on, and only logs and marks a thread-safe meter. The handler is installed only where
- * no other is (RxJava's plugins are global to the class loader) and removed on stop only if it is still this one.
+ * <p>The handler runs on whichever thread RxJava drops an error on. It is installed only where no other is (RxJava's
+ * plugins are global to the class loader) and removed on stop only if it is still this one.
  */
 final class RxJavaLifecycle implements Managed {
 

@@ -9,8 +9,6 @@ import jakarta.ws.rs.core.Response;
  * the thread that makes the (blocking) HTTP call. A request of a run that has already been answered (fan-out
  * timeout) is aborted here instead of sent: nobody waits for it any more. Requests without the property are
  * left alone.
- *
- * <p>Thread-safety: stateless; runs concurrently on any client thread.
  */
 final class ThreadRecordingFilter implements ClientRequestFilter {
 

@@ -4,8 +4,6 @@ import java.util.Locale;
 
 /**
  * The four ways {@code /fanout} makes its calls, as named in {@code ?via=}.
- *
- * <p>Thread-safety: immutable (an enum).
  */
 enum Via {
     /** {@code rx()} CompletionStage on the managed client pool; every stage stays on that pool. */

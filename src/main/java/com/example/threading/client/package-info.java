@@ -32,7 +32,8 @@
  *
  * <p>To copy: the package plus {@link com.example.threading.support} (servlet helpers that depend on nothing of this
  * project), and one {@code addBundle} line. It needs {@code io.dropwizard:dropwizard-client} and, for
- * {@code via=rxjava}, {@code io.reactivex.rxjava2:rxjava}; and a downstream: {@code client.downstreamUrl}, or by
+ * {@code via=rxjava}, {@code io.reactivex.rxjava2:rxjava} (its {@code @GuardedBy} is Error Prone's annotation, which
+ * Dropwizard core already brings); and a downstream: {@code client.downstreamUrl}, or by
  * default this service's own {@code /work/cached}
  * ({@link com.example.threading.client.FanoutBundle#SELF_DOWNSTREAM_PATH}: set {@code downstreamUrl} where the work
  * pattern is not copied along). The bundle maps {@link com.example.threading.support.CompleteAsyncOnFailedWrite} on

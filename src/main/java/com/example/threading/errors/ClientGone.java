@@ -19,8 +19,6 @@ import java.util.concurrent.TimeoutException;
  * session; the streams themselves fail with an {@code IOException} {@code "<error code>/<reason>"}, counted here when the
  * code is one a client's frames cause (e.g. "protocol_error/invalid_data_frame", "enhance_your_calm_error/…" for a
  * flood), never for "internal_error".
- *
- * <p>Thread-safety: stateless.
  */
 final class ClientGone {
 

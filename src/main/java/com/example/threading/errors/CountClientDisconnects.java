@@ -17,9 +17,10 @@ import org.eclipse.jetty.util.Callback;
  * itself then completes without a failure) or as a failed stream (HTTP/2: the client reset the stream), whoever
  * wrote the answer: Jersey, a servlet, an error handler.
  *
- * <p>Thread-safety: {@code handle} runs concurrently on Jetty's threads; one request's stream wrapper is called by
- * the threads that write its answer and complete it, one after the other or (a failure racing a write) at once: it
- * counts through a compare-and-set, and the meter is thread-safe.
+ * <p>Thread-safety: {@code handle} runs on Jetty's threads, any number at once, and only wraps the request's stream.
+ * One request's wrapper is called by the threads that write its answer and complete its stream, one after the other or,
+ * when a failure races a write, at once: it counts through a compare-and-set on its own flag, so a request counts once
+ * whichever path sees the client go. The meter is thread-safe.
  */
 final class CountClientDisconnects extends Handler.Wrapper {
 

@@ -18,8 +18,8 @@ import java.io.PrintWriter;
  * the JSON error body. An answer with a body of its own (e.g. {@code /healthcheck}'s 500 listing the checks) is left
  * alone, as is an async request (its answer is written later, by someone else).
  *
- * <p>Thread-safety: one wrapper per request, used by the thread that runs the servlet (the servlet API's rule for a
- * synchronous request); the filter itself is stateless.
+ * <p>A wrapper's flag is a plain field: the wrapper belongs to one synchronous request and is used only by the thread
+ * that runs its servlet.
  */
 public final class EmptyErrorsAsJson implements Filter {
 

@@ -11,9 +11,6 @@ import org.eclipse.jetty.http.HttpStatus;
  * The one error body of the service, {@code {"code":N,"message":"…"}} (Dropwizard's {@link ErrorMessage}), and
  * the rule that turns what Jetty knows about an error into a message fit to show a client: no exception class
  * names, no stack traces, no internal detail of a server fault, and short enough for any error buffer.
- *
- * <p>Thread-safety: stateless apart from a Jackson {@code ObjectMapper}, which is thread-safe once built; called
- * concurrently from Jetty's threads.
  */
 public final class ErrorBody {
 

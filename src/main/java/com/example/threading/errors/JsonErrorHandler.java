@@ -18,10 +18,6 @@ import org.eclipse.jetty.util.Callback;
  * does not allow, the admin port's 404, and the 500 of an uncaught exception, whose message is only the reason
  * phrase). A Jetty <em>core</em> handler also serves ee10 servlet contexts: they hand it their request and
  * response through the core API, as they do with the handler Dropwizard installs by default.
- *
- * <p>Thread-safety: Jetty calls {@code handle} concurrently from its threads (a selector or worker thread, or the
- * thread that failed the request); the handler's settings are made in the constructor and never change; the meter
- * is thread-safe.
  */
 public final class JsonErrorHandler extends ErrorHandler {
 

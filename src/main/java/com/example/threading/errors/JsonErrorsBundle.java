@@ -21,9 +21,6 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * <pre>{@code
  * bootstrap.addBundle(new JsonErrorsBundle());
  * }</pre>
- *
- * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server is built; the
- * server's handler is installed from the server's own starting event, before it takes requests.
  */
 public final class JsonErrorsBundle implements ConfiguredBundle<Object> {
 

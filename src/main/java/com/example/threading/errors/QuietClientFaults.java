@@ -30,10 +30,6 @@ import org.slf4j.Marker;
  * commit response", SEVERE through JUL, ERROR in logback) whenever an answer, resumed or not, is written to a reset
  * connection or stream. A logback {@link TurboFilter} sees every logging call before any appender, whatever the
  * logger, so it also covers Jetty and Dropwizard should they log the same kind of failure.
- *
- * <p>Thread-safety: {@link #decide} runs on every thread that logs, concurrently; the filter holds no state of its
- * own (its logger is thread-safe). {@link #start()} and {@link #stop()} run on the lifecycle thread; logback's
- * filter list is a copy-on-write list.
  */
 public final class QuietClientFaults extends TurboFilter implements Managed {
 

@@ -17,8 +17,6 @@ import org.glassfish.jersey.server.model.Invocable;
  * 1000"}}, instead of Dropwizard's {@code {"errors":[…]}}: the violations joined with "; ", the status
  * Dropwizard would have chosen (400 for parameters, 422 for an invalid entity, 500 for an invalid return value).
  * Registered with Jersey as an application provider, it takes precedence over Dropwizard's mapper for the same type.
- *
- * <p>Thread-safety: stateless; Jersey calls it concurrently from the threads that run resource methods.
  */
 public final class ViolationsAsErrorMessage implements ExceptionMapper<JerseyViolationException> {
 

@@ -15,9 +15,6 @@ import java.util.List;
  * answers its excess itself with fast {@code 503}s, while one taken out of rotation for being busy moves its load onto
  * its siblings, which then turn busy too. A named check that is not registered (e.g. the Redis stream's check when
  * the stream is in-process) is skipped.
- *
- * <p>Thread-safety: {@link #run} is called once, on the start-up thread; the servlet it mounts runs on Jetty's threads
- * and only reads the thread-safe health check registry.
  */
 public final class ReadinessBundle implements ConfiguredBundle<Configuration> {
 

@@ -18,9 +18,6 @@ import java.util.Set;
  * Runs the named health checks that are registered and answers {@code 200 {"ready":true,"checks":[…]}}, or
  * {@code 503 {"code":503,"message":"not ready: <names>"}} with {@code Retry-After: 1}. Only the names of failing
  * checks are shown (their messages can name internal hosts), and nothing is cached.
- *
- * <p>Thread-safety: immutable; {@link #doGet} runs concurrently on Jetty's threads, each running the checks itself
- * (the registry and Dropwizard's checks are thread-safe).
  */
 final class ReadinessServlet extends HttpServlet {
 

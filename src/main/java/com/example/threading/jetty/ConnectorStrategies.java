@@ -11,10 +11,6 @@ import org.eclipse.jetty.util.thread.strategy.AdaptiveExecutionStrategy;
 /**
  * The execution strategies of one started connector's selectors, summed: how many tasks each sub-strategy
  * (PC, PIC, PEC, EPC) ran since start, plus the reserved threads EPC depends on.
- *
- * <p>Thread-safety: the selector list is fixed when the connector has started and never changes; every
- * reader goes to Jetty's own thread-safe counters ({@code LongAdder}s and the pool's atomics), so any
- * thread (a metrics scrape, a test) may call any method at any time.
  */
 public final class ConnectorStrategies {
 

@@ -21,9 +21,6 @@ import org.slf4j.LoggerFactory;
  * switchable: sets the application pool's reserved threads from the configured {@link ExecutionStrategyMode} before
  * the pool starts, logs what each connector's selectors run once the server has started, and registers gauges
  * {@code jetty.connector.<name>.strategy.{pc,pic,pec,epc,...}} per connector.
- *
- * <p>Thread-safety: the mode is applied on the thread that builds the server, before any pool thread exists;
- * gauges are registered once on that thread after start and then only read Jetty's thread-safe counters.
  */
 public final class ExecutionStrategies {
 

@@ -7,9 +7,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * {@code AdaptiveExecutionStrategy}; they differ in whether the thread pool reserves threads for it.
  * In config.yml: {@code adaptive} or {@code produce-execute-consume}.
  *
- * <p>Thread-safety: immutable (an enum). {@link #applyTo} changes the pool and must run before the pool starts,
- * on the thread that builds the server; {@link ExecutionStrategies} checks that the pool is not running yet and
- * refuses with an IllegalStateException otherwise.
+ * <p>{@link #applyTo} must run before the pool starts, on the thread that builds the server;
+ * {@link ExecutionStrategies} checks that the pool is not running yet and refuses with an IllegalStateException
+ * otherwise.
  */
 public enum ExecutionStrategyMode {
 

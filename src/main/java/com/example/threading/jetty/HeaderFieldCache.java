@@ -13,12 +13,12 @@ import org.slf4j.LoggerFactory;
  * Switches off Jetty's per-connection cache of repeated request header fields (the HTTP/1.1 parser's field cache)
  * unless {@code jetty.headerFieldCache} is true. The cache is a trie of 48 chars per byte of the connector's
  * {@code headerCacheSize} (Dropwizard's default 512 B, its minimum 128 B), built on a connection's second request and
- * kept for the connection's life: 48 KiB of heap per idle HTTP/1.1 connection at the default, more than everything
- * else a parked long poll holds. Without it each request's header fields are parsed into new objects (a few hundred
- * bytes of short-lived garbage per request). HTTP/2 does not use it (HPACK has its own table per connection).
+ * kept for the connection's life, idle or not: docs/jetty.md gives its size per connection, docs/longpoll.md
+ * ("Scale") measures what it costs with many parked polls. Without it each request's header fields are parsed into
+ * new objects. HTTP/2 does not use it (HPACK has its own table per connection).
  *
- * <p>Thread-safety: applied on the thread that starts the server, in the Server's "starting" event, before any
- * connector has started (so before any connection exists).
+ * <p>The connectors' HTTP configuration is changed in the Server's "starting" event, on the thread that starts the
+ * server, before any connector has started: no connection exists yet to read it.
  */
 public final class HeaderFieldCache implements LifeCycle.Listener {
 

@@ -13,8 +13,6 @@ import java.util.function.Function;
  * bootstrap.addBundle(new JettyBundle<>(MyConfiguration::getJetty));
  * }</pre>
  *
- * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server is built.
- *
  * @param <C> the application's configuration
  */
 public final class JettyBundle<C extends Configuration> implements ConfiguredBundle<C> {

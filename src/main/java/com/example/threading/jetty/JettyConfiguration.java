@@ -6,9 +6,6 @@ import jakarta.validation.constraints.NotNull;
 /**
  * The {@code jetty} section of config.yml: how the application connector runs what its selectors produce, and whether
  * its HTTP/1.1 connections keep a header field cache.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * ExecutionStrategies#register} on that same thread.
  */
 public final class JettyConfiguration {
 
@@ -18,8 +15,8 @@ public final class JettyConfiguration {
     private ExecutionStrategyMode executionStrategy = ExecutionStrategyMode.ADAPTIVE;
 
     /**
-     * Whether Jetty keeps a cache of repeated request header fields per HTTP/1.1 connection (48 KiB per connection at
-     * Dropwizard's headerCacheSize of 512 B); false: none (see {@link HeaderFieldCache}).
+     * Whether Jetty keeps a cache of repeated request header fields per HTTP/1.1 connection (its size: docs/jetty.md);
+     * false: none (see {@link HeaderFieldCache}).
      */
     @JsonProperty
     private boolean headerFieldCache;

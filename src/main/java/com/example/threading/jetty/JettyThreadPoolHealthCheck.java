@@ -11,8 +11,9 @@ import org.eclipse.jetty.util.thread.ThreadPool;
  * queue. The admin connector has its own pool, so this check still answers when the application pool is
  * saturated.
  *
- * <p>Thread-safety: the pool is published once through a volatile field by the server-started callback;
- * {@link #check()} runs on admin threads and only reads the pool's thread-safe counters.
+ * <p>Thread-safety: the pool is published once, through the volatile field, by the server-started callback on the
+ * thread that starts the server; {@link #check()} runs on admin threads, possibly several at once, reads the field once
+ * and then only the pool's thread-safe counters. A check before the write says "server not started".
  */
 public final class JettyThreadPoolHealthCheck extends HealthCheck {
 

@@ -16,9 +16,6 @@ import java.util.TreeSet;
  * from the metric registry by the names each pattern's page documents ({@link LiveCharts}). The page, its script, the
  * chart library and the docs pages it links come from the jar; it fetches nothing from anywhere else. Its numbers
  * come from {@code GET /live/data}, its layout from {@code GET /live/layout}; Dropwizard's admin menu links it.
- *
- * <p>Thread-safety: {@link #run} is called once, on the start-up thread; the servlets and filter it mounts are
- * immutable and run on the admin connector's threads.
  */
 public final class LiveBundle implements ConfiguredBundle<Configuration> {
 

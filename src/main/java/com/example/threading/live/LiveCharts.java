@@ -14,8 +14,6 @@ import java.util.regex.Pattern;
  * page documents. The names are written out here, not imported: this package is infrastructure and depends on no
  * pattern. A line whose metric is not registered (the virtual-thread pool before JDK 21, admission when it is off) is
  * drawn empty and says so; {@code LiveChartsTest} checks that every other name exists on a running service.
- *
- * <p>Thread-safety: stateless; {@link #standard()} builds a new immutable list on each call.
  */
 public final class LiveCharts {
 

@@ -20,10 +20,7 @@ import java.util.Map;
  * which divides the increase of a count by the time between two reads: this servlet keeps no state.
  *
  * <p>Cost: one lookup per line in the registry's own map (no copy, no walk of the registry, no sorting) and one read
- * of each metric; the answer is about 120 bytes (docs/live.md measures it).
- *
- * <p>Thread-safety: immutable after construction; {@link #doGet} runs concurrently on the admin connector's threads
- * and only reads the thread-safe registry and metrics.
+ * of each metric; docs/live.md measures the answer's size and time.
  */
 final class LiveDataServlet extends HttpServlet {
 

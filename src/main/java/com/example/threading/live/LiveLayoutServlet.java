@@ -12,9 +12,6 @@ import java.util.Map;
 /**
  * {@code GET /live/layout}: the charts the page draws, once, as {@code {"charts":[{title, unit, about,
  * series:[{label, metric, kind, page}]}]}}; {@code /live/data}'s values come in the order of these lines.
- *
- * <p>Thread-safety: immutable (the answer is written once, at construction); {@link #doGet} runs concurrently on the
- * admin connector's threads.
  */
 final class LiveLayoutServlet extends HttpServlet {
 

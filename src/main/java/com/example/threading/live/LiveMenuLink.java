@@ -14,8 +14,6 @@ import java.io.PrintWriter;
  * Adds a link to the live page to Dropwizard's admin menu (the admin port's root), which has no way to be extended:
  * the menu page is captured and the link inserted before its list ends. Every other admin path passes untouched; a
  * menu without the expected list is sent as it was.
- *
- * <p>Thread-safety: immutable; each request captures into its own buffer.
  */
 final class LiveMenuLink extends HttpFilter {
 

@@ -16,9 +16,6 @@ import java.util.Set;
  * ({@code /live/uPlot.iife.min.js}, {@code /live/uPlot.min.css}) and the docs pages the charts link
  * ({@code /live/docs/<page>.md}, as plain text). Only these paths; anything else under {@code /live/} is {@code 404}.
  * The HTML carries a Content-Security-Policy that lets the page load and fetch from this origin only.
- *
- * <p>Thread-safety: immutable (every file is read once, at construction); {@link #doGet} runs concurrently on the
- * admin connector's threads.
  */
 final class LivePageServlet extends HttpServlet {
 

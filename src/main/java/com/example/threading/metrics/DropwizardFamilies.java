@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * so labels that put several metrics in one family would give duplicate family names, which fail the whole scrape;
  * hence this collector, built on the client's snapshot model (the client writes the exposition format).
  *
- * <p>Thread-safety: {@link #collect()} runs on scrape threads, possibly several at once; it reads the thread-safe
- * Dropwizard registry afresh and keeps no state but the set of names already warned about (concurrent).
+ * <p>Thread-safety: {@link #collect()} runs on scrape threads, possibly several at once. Each call builds its families
+ * in local objects from the thread-safe registry, read afresh; the only state shared between calls is the set of names
+ * already warned about, a concurrent set, so each name is logged once however many scrapes race.
  */
 final class DropwizardFamilies implements MultiCollector {
 

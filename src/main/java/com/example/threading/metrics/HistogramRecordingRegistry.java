@@ -16,8 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * show as per-instance quantiles; buckets add up across instances. Code that registers metrics needs no change and no
  * import from this package.
  *
- * <p>Thread-safety: as {@link MetricRegistry}. The histogram families are created once per name under
- * {@link ConcurrentHashMap#computeIfAbsent}; {@link #recordsNatively} may be read by scrape threads at any time.
+ * <p>Thread-safety: as {@link MetricRegistry}: metrics may be made from any thread at any time. A name's histogram
+ * family is created once, under {@link ConcurrentHashMap#computeIfAbsent}; a timer or histogram joins the recorded
+ * names when it is made, before the registry's concurrent map publishes it. So a scrape thread that sees the metric in
+ * the registry also sees it in {@link #recordsNatively} (never exporting it a second time, as a summary).
  */
 final class HistogramRecordingRegistry extends MetricRegistry {
 

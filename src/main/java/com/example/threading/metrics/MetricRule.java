@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  * either a named group ({@code "pattern"}; the group is the label name without underscores) or a constant
  * ({@code "limit=common"}).
  *
- * <p>Thread-safety: immutable once built by {@link NameMapping}'s static table; read by scrape threads and by the
- * registry's callers.
+ * <p>A rule is built and configured only in {@link NameMapping}'s static table (class initialization publishes it) and
+ * never changed afterwards.
  */
 final class MetricRule {
 

@@ -14,8 +14,6 @@ import java.util.function.UnaryOperator;
  * the first matching {@link MetricRule} of {@link #RULES}, else the name in snake case. A pattern that registers
  * {@code work.<pattern>.response-time} is therefore exposed as {@code work_request_duration_seconds{pattern="..."}}
  * without importing anything from this package. docs/operations.md lists the mapping.
- *
- * <p>Thread-safety: stateless; the table is immutable.
  */
 final class NameMapping {
 

@@ -10,8 +10,9 @@ import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
  * histogram built on it records is then in both, {@code /metrics} keeping its decaying sample and {@code /prometheus}
  * its cumulative buckets. Timers record nanoseconds, which {@code scale} turns into seconds.
  *
- * <p>Thread-safety: as safe as its parts: Dropwizard's {@link LockFreeExponentiallyDecayingReservoir} (no lock per
- * update) and the client's histogram series take concurrent updates; {@link #getSnapshot()} may run beside them.
+ * <p>{@link #update} may run on any number of threads at once, as a Dropwizard timer's does: Dropwizard's
+ * {@link LockFreeExponentiallyDecayingReservoir} and the client's histogram series both take concurrent updates, and
+ * {@link #getSnapshot()} may run beside them.
  */
 final class ObservingReservoir implements Reservoir {
 

@@ -20,9 +20,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
  * timers and histograms also record into native Prometheus histograms, so add this bundle before any code registers
  * metrics (Dropwizard registers its own at {@code run}); the names and labels come from {@link NameMapping}, a table
  * of metric-name patterns. Code that registers metrics imports nothing from here.
- *
- * <p>Thread-safety: Dropwizard calls {@link #initialize} and {@link #run} once, on the start-up thread; each scrape
- * then runs on an admin connector thread and reads the thread-safe registries afresh.
  */
 public final class PrometheusBundle implements ConfiguredBundle<Object> {
 

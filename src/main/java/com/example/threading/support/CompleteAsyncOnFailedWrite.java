@@ -29,11 +29,17 @@ import java.io.IOException;
  * <a href="https://github.com/eclipse-ee4j/jersey/issues/5783">eclipse-ee4j/jersey#5783</a> (a failed close in
  * {@code writeResponse}; its fix sends the failure to {@code failure}, which skips a committed response).
  *
- * <p>Thread-safety: one instance serves every request, on any thread, and holds no state. The wrapper and stream it
- * makes belong to one request and are used by one thread at a time, the one writing the answer (for a resumed
- * response, the thread that resumed it; Jersey's resume orders it after the thread that suspended). Completing the
- * async context is safe from any thread; if the container has completed it first, the {@code IllegalStateException}
- * is added to the write's exception as suppressed, and the write's exception is what the caller gets.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>The filter: one instance serves every request, on any thread, and holds no state.</li>
+ *   <li>The wrapper and the stream it makes belong to one request. Its stream field is a plain field, used by one
+ *       thread at a time: the thread that writes the answer, which for a resumed response is the thread that resumed
+ *       it; Jersey's resume orders it after the thread that suspended the request, so that thread sees what the earlier
+ *       one set.</li>
+ *   <li>Completing the async context is safe from any thread. If the container has completed it first, the
+ *       {@code IllegalStateException} is added to the write's exception as suppressed, and the write's exception is
+ *       what the caller gets.</li>
+ * </ul>
  */
 public final class CompleteAsyncOnFailedWrite implements Filter {
 

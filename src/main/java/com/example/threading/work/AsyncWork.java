@@ -15,10 +15,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the simulated work of one async pattern on its executor and resumes the suspended request.
  *
- * <p>Thread-safety: {@link #start} is called from Jetty worker threads, concurrently. Each call owns its
- * {@link AsyncResponse}; the executor thread, the timeout handler and the rejection path may race to
- * resume it, and {@code AsyncResponse.resume} lets exactly one of them win. A timeout cancels the task
- * (interrupting the sleep) so that a timed-out request gives its thread back to the pool.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Jetty workers call {@link #start}, concurrently; the instance holds only final, thread-safe fields, and each
+ *       call owns its {@link AsyncResponse} and task.</li>
+ *   <li>Three threads may race to answer one request: the executor's thread (the work is done), Jersey's timeout
+ *       thread, and the submitting worker when the executor refuses the task. {@code AsyncResponse.resume} lets exactly
+ *       one of them win; the others' answers are dropped.</li>
+ *   <li>A timeout cancels the task (interrupting its sleep), so a timed-out request gives its thread back to the pool;
+ *       a cancelled task does not resume.</li>
+ * </ul>
  */
 final class AsyncWork {
 

@@ -9,8 +9,6 @@ import jakarta.ws.rs.core.MediaType;
 /**
  * The request waits on the Jetty worker thread that took it. Simple and fine while concurrent waits stay
  * well below {@code server.maxThreads}; past that, new requests queue in Jetty's unbounded job queue.
- *
- * <p>Thread-safety: stateless; Jersey uses one instance for all requests, concurrently on Jetty workers.
  */
 @Path(WorkBundle.PATH + "/blocking")
 @Produces(MediaType.APPLICATION_JSON)

@@ -7,9 +7,8 @@ import java.util.concurrent.ThreadPoolExecutor;
  * Unhealthy while the bounded pattern is saturated: every place (threads + queue) is taken, so the next request
  * is refused.
  *
- * <p>Thread-safety: health checks run on admin connector threads, possibly several at once; {@link #check} only
- * reads: the admission's semaphore and the pool's counters are each safe to read from any thread, but they are
- * read one after the other, so the message is not one consistent snapshot (good enough for a health check).
+ * <p>{@link #check} reads the admission's semaphore and the pool's counters one after the other: the message is not one
+ * consistent snapshot (good enough for a health check).
  */
 final class BoundedPoolHealthCheck extends HealthCheck {
 

@@ -12,9 +12,6 @@ import jakarta.ws.rs.core.MediaType;
  * The request is resumed from a fixed-size pool behind a bounded queue. At most {@code threads} waits run
  * at once, {@code queueCapacity} more wait their turn, and the rest are refused at once with 503 and
  * {@code Retry-After}: the service degrades by saying no instead of by queueing without limit.
- *
- * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
- * the {@link AsyncWork}, is immutable and thread-safe.
  */
 @Path(WorkBundle.PATH + "/bounded")
 @Produces(MediaType.APPLICATION_JSON)

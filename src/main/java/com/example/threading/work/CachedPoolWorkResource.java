@@ -12,9 +12,6 @@ import jakarta.ws.rs.core.MediaType;
  * The request is resumed from a managed cached pool: idle threads are reused, new ones are created on
  * demand, so a burst of slow calls never waits for a thread. The price is an (almost) unbounded thread
  * count under load: {@code work.cachedPool.maxThreads} is only a safety cap, beyond which requests get 503.
- *
- * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
- * the {@link AsyncWork}, is immutable and thread-safe.
  */
 @Path(WorkBundle.PATH + "/cached")
 @Produces(MediaType.APPLICATION_JSON)

@@ -10,15 +10,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Why not just a {@code ThreadPoolExecutor} with a bounded queue: once all its threads exist, every task goes
  * through the queue, and a burst of submits fills it faster than idle workers take from it, so the pool refuses
- * work while threads sit idle (a 50 + 50 pool refused some of 100 simultaneous requests from the second burst
- * on). Counting admissions here makes the bound exact: {@code threads + queueCapacity} places, whatever the
+ * work while threads sit idle (docs/work.md has the burst that showed it). Counting admissions here makes the bound
+ * exact: {@code threads + queueCapacity} places, whatever the
  * timing; the executor's own queue is sized to hold every admitted task and so never refuses.
  *
- * <p>Thread-safety: {@link #execute} may be called from any thread. A place is taken before the task is handed
- * to the executor and given back exactly once (a flag per admitted task makes sure of it): when the task ends
- * (normally, cancelled or failed), or at once if the executor refuses it. The semaphore's release
- * happens-before the acquire that reuses the place, and at no instant are more than {@code places} tasks
- * admitted and not yet finished.
+ * <p>Thread-safety: {@link #execute} may be called from any thread, any number at once, and never waits. A place is
+ * taken before the task is handed to the executor and given back exactly once, by a compare-and-set per admitted task:
+ * when the task ends on its executor thread (normally, cancelled or failed), or at once, on the submitting thread, if
+ * the executor refuses it. The semaphore's release happens-before the acquire that reuses the place, and at no instant
+ * are more than {@code places} tasks admitted and not yet finished. {@link #taken} is a snapshot.
  */
 final class PlaceLimitedExecutor implements Executor {
 

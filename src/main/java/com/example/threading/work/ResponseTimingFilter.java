@@ -16,8 +16,6 @@ import java.util.Map;
  * Times each {@code /work/{pattern}} request until its response is complete. A {@code @Timed} resource
  * method would stop when the method returns, which for a suspended request is long before the answer;
  * here an {@link AsyncListener} stops the clock when the container completes the async request.
- *
- * <p>Thread-safety: stateless apart from the immutable map of timers; the listener may run on any thread.
  */
 final class ResponseTimingFilter implements Filter {
 

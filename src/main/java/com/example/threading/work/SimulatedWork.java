@@ -6,9 +6,6 @@ import java.lang.invoke.MethodType;
 
 /**
  * The same "wait for data" for every pattern: the calling thread sleeps, as it would on a slow downstream.
- *
- * <p>Thread-safety: stateless (the method handle is a constant); any thread may call {@link #waitFor}, which
- * only sleeps and describes the calling thread.
  */
 final class SimulatedWork {
 

@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The anti-pattern as an {@link Executor}: every task gets a new platform thread that ends with it.
  *
- * <p>Thread-safety: {@link #execute} may be called from any thread; the counters are atomic, and a thread
- * is counted live before it starts, so {@link #liveThreads()} never undercounts. A thread the JVM cannot start is a
- * {@link RejectedExecutionException}, and is not counted.
+ * <p>Thread-safety: {@link #execute} may be called from any thread; the counters are atomics, read by gauges from any
+ * thread. A thread is counted live before it starts and uncounted by itself when its task ends, so
+ * {@link #liveThreads()} never undercounts. A thread the JVM cannot start is uncounted at once and becomes a
+ * {@link RejectedExecutionException}.
  */
 final class ThreadPerRequestExecutor implements Executor {
 

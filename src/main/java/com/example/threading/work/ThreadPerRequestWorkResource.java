@@ -13,9 +13,6 @@ import jakarta.ws.rs.core.MediaType;
  * Each wave pays thread creation and start; a burst creates a burst of threads (and their stacks), up to
  * {@code work.threadPerRequest.maxThreads} alive at once (then 503), a cap that is only there so the demonstration
  * cannot be used to exhaust the JVM. Shown for comparison only: use a pool (cached, bounded) or virtual threads.
- *
- * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
- * the {@link AsyncWork}, is immutable and thread-safe.
  */
 @Path(WorkBundle.PATH + "/thread-per-request")
 @Produces(MediaType.APPLICATION_JSON)

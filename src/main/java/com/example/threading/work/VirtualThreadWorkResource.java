@@ -15,9 +15,6 @@ import java.util.Optional;
  * The request is resumed from a new virtual thread per task (JDK 21+): waits are cheap, so there is no pool
  * to size, but nothing bounds how many run either. On JDK 17 the service starts anyway and this endpoint
  * answers 501 with an explanation.
- *
- * <p>Thread-safety: Jersey uses one instance for all requests, concurrently on Jetty workers; its only field,
- * an optional {@link AsyncWork}, is immutable and thread-safe.
  */
 @Path(WorkBundle.PATH + "/virtual")
 @Produces(MediaType.APPLICATION_JSON)

@@ -10,9 +10,6 @@ import java.util.concurrent.ThreadFactory;
 /**
  * Builds a virtual-thread-per-task executor on JDK 21+ without needing JDK 21 to compile: the service is
  * built with {@code --release 17}, so the JDK 21 API is looked up at run time.
- *
- * <p>Thread-safety: stateless; called on the start-up thread. The executor it returns may be used from any
- * thread.
  */
 final class VirtualThreads {
 

@@ -9,8 +9,6 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The {@code ms} query parameter of every /work pattern: a whole number in 0..60000, random 0..2000 when
  * absent.
- *
- * <p>Thread-safety: stateless; called concurrently by every /work resource.
  */
 final class WaitTime {
 

@@ -33,10 +33,6 @@ import org.slf4j.LoggerFactory;
  * bootstrap.addBundle(new WorkBundle<>(MyConfiguration::getWork));
  * }</pre>
  *
- * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server takes requests;
- * what it builds (executors, resources, filters, metrics) is thread-safe and is handed to Jetty's threads by the
- * server's start.
- *
  * @param <C> the application's configuration
  */
 public final class WorkBundle<C extends Configuration> implements ConfiguredBundle<C> {

@@ -12,9 +12,6 @@ import java.util.concurrent.TimeUnit;
 /**
  * The {@code work} section of config.yml: async timeout and the sizes of the pools behind {@code
  * /work/{pattern}}.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * WorkBundle#run} on that same thread.
  */
 public final class WorkConfiguration {
 

@@ -19,11 +19,18 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code VirtualThreadPool(server.maxThreads)}, whose semaphore lets only 200 requests run at once, hands a permit
  * back that it never took when a waiting thread is interrupted, and counts nothing.
  *
- * <p>Thread-safety: {@link #execute} is called by Jetty from any thread (selectors, HTTP/2 producers, request
- * threads) at any time; each task's thread takes and gives back its own permit. Whatever the caller did before
- * {@code execute} happens-before the task runs (thread start). The counters are atomics that any thread (a metrics
- * scrape) may read; they are current, not a consistent snapshot of each other. {@link #shutdown} may be called once
- * from the thread that stops the server; tasks handed over afterwards are refused.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Jetty, from any thread (selectors, HTTP/2 producers, request threads), at any time: {@link #execute} hands the
+ *       task to a new thread and never blocks. Whatever the caller did before {@code execute} happens-before the task
+ *       runs (thread start).</li>
+ *   <li>Each task's own thread takes its permit (waiting parked, first come first served) and gives it back when the
+ *       task ends; a thread interrupted while waiting took none and gives none back.</li>
+ *   <li>Readers (a metrics scrape, any thread): the counters are atomics and the semaphore's count, each current, not a
+ *       consistent snapshot of one another.</li>
+ *   <li>The thread that stops the server calls {@link #shutdown}; tasks handed over afterwards are refused, those
+ *       already handed over run to their end.</li>
+ * </ul>
  */
 public final class BoundedVirtualThreadExecutor implements Executor {
 

@@ -28,10 +28,6 @@ import org.slf4j.LoggerFactory;
  * <p>Refuses to start (an {@link IllegalStateException} out of {@code Application.run}, so a non-zero exit) when the
  * switch is on below JDK 21, and when Dropwizard's own {@code server.enableVirtualThreads} is on, whose bound is
  * {@code server.maxThreads} (200) by accident.
- *
- * <p>Thread-safety: {@link #register} runs on the start-up thread; the listener installs the executor on the thread
- * that builds the server (before any pool thread exists) and logs once on the thread that starts it; the gauges only
- * read the executor's atomics.
  */
 public final class ServerVirtualThreads {
 

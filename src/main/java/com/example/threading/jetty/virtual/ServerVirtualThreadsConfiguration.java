@@ -7,9 +7,6 @@ import jakarta.validation.constraints.Min;
 /**
  * The {@code serverVirtualThreads} section of config.yml: whether the application connector runs its requests on
  * virtual threads, and how many of them may run at once.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * ServerVirtualThreads#register} and the application's wiring (admission's default places) on that same thread.
  */
 public final class ServerVirtualThreadsConfiguration {
 

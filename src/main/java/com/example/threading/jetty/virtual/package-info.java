@@ -4,10 +4,11 @@
  * read) parks a virtual thread instead of holding one of {@code server.maxThreads} platform threads.
  *
  * <p>Why not Dropwizard's {@code server.enableVirtualThreads}: Dropwizard 5.0.1 installs Jetty's
- * {@code VirtualThreadPool(server.maxThreads)}, whose semaphore lets only 200 tasks run at once (1,000 one-second
- * requests take 5 s, as on platform threads), and on JDK 17 Jetty logs a warning and silently keeps platform
- * threads. This package installs its own {@link com.example.threading.jetty.virtual.BoundedVirtualThreadExecutor}
- * with a bound of its own, refuses to start below JDK 21, and refuses Dropwizard's flag.
+ * {@code VirtualThreadPool(server.maxThreads)}, whose semaphore lets only 200 tasks run at once, as many as on
+ * platform threads (docs/virtual-threads.md measures it), and on JDK 17 Jetty logs a warning and silently keeps
+ * platform threads. This package installs its own
+ * {@link com.example.threading.jetty.virtual.BoundedVirtualThreadExecutor} with a bound of its own, refuses to start
+ * below JDK 21, and refuses Dropwizard's flag.
  *
  * <p>Threads: the start-up thread checks the JDK and installs the executor as the virtual-threads executor of
  * Jetty's application {@code QueuedThreadPool} before the pool starts. Jetty then keeps its platform threads for

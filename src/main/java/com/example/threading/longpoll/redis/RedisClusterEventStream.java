@@ -61,11 +61,24 @@ import reactor.core.Disposable;
  * concerns only some topics); {@code events.redis.cluster.masters.unreachable} counts them for alerts. When the master
  * is back, lettuce reconnects and subscribes again, and the reader reads each of its topics on from its last id.
  *
- * <p>Thread-safety: {@link #subscribe} is called once on the start-up thread before {@link #start}; {@link #start}
- * and {@link #stop} on the lifecycle thread; {@link #watch}, {@link #forget}, {@link #publish} and {@link #after} from
- * any thread (lettuce connections are thread-safe; the connections are volatile, set by the reader thread once it
- * could connect). The master probes complete on lettuce I/O threads into a concurrent map. The reader thread alone
- * calls the subscriber.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Start-up thread: {@link #register}, {@link #tickGate} and {@link #subscribe}, once each, before
+ *       {@link #start}.</li>
+ *   <li>Lifecycle thread: {@link #start} subscribes to lettuce's connection events and starts the reader thread;
+ *       {@link #stop} stops and joins it, then closes the connections.</li>
+ *   <li>Any threads, any number at once: {@link #watch}, {@link #forget}, {@link #publish} and {@link #after} read the
+ *       volatile connections (lettuce connections are thread-safe; null until the reader thread could connect) and
+ *       never wait; their stages complete on lettuce I/O threads.</li>
+ *   <li>The reader thread: alone calls the subscriber, one event after another; each round it (re)makes the
+ *       connections, writing them through volatile fields, and probes the masters, whose answers complete on lettuce
+ *       I/O threads into a concurrent map and the volatile master count and down-since time.</li>
+ *   <li>Lettuce's connection events, on lettuce's threads: on a node's reconnection, the node's watched topics are
+ *       subscribed again through the reader (asynchronous subscriptions only).</li>
+ *   <li>The health check and gauges, on admin threads: read that volatile and concurrent state, each value current, not
+ *       one snapshot; {@code readerThread} is a plain field written by {@code start}, which the server runs before it
+ *       starts its connectors, so a check sees it.</li>
+ * </ul>
  */
 public final class RedisClusterEventStream implements EventSink, EventSource, EventArchive, Managed {
 

@@ -46,11 +46,22 @@ import org.slf4j.LoggerFactory;
  * unhealthy until both connections work. The service starts also when Redis is down at start-up, unhealthy, and
  * recovers when Redis appears.
  *
- * <p>Thread-safety: {@link #subscribe} is called once on the start-up thread before {@link #start}; {@link #start}
- * and {@link #stop} on the lifecycle thread; {@link #watch} and {@link #forget} from any thread (they only change
- * the reader's concurrent positions). {@link #publish} may be called from any number of threads: it reads the
- * volatile publish connection (set by the reader thread once it could connect; lettuce connections are
- * thread-safe) and completes its stage on a lettuce I/O thread. The reader thread alone calls the subscriber.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Start-up thread: {@link #register}, {@link #tickGate} and {@link #subscribe}, once each, before
+ *       {@link #start}.</li>
+ *   <li>Lifecycle thread: {@link #start} starts the reader thread (so everything set before happens-before the reader
+ *       runs) and {@link #stop} stops and joins it, then closes the connections.</li>
+ *   <li>Publishers, any threads, any number at once: {@link #publish} and {@link #after} read the volatile publish
+ *       connection (lettuce connections are thread-safe) and never wait; their stages complete on a lettuce I/O thread.
+ *       {@link #watch} and {@link #forget} only change the reader's concurrent positions (a watch may also send an
+ *       asynchronous unblock).</li>
+ *   <li>The reader thread: alone calls the subscriber, one event after another, and alone (re)makes the publish
+ *       connection, writing it and the last problem through volatile fields.</li>
+ *   <li>The health check and gauges, on admin threads: read that volatile state and the reader's; {@code readerThread}
+ *       is a plain field written by {@code start}, which the server runs before it starts its connectors, so a check
+ *       sees it.</li>
+ * </ul>
  */
 public final class RedisEventStream implements EventSink, EventSource, EventArchive, Managed {
 

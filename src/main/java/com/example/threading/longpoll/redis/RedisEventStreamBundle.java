@@ -12,8 +12,6 @@ import io.dropwizard.core.setup.Bootstrap;
  * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
  * }</pre>
  * The stream itself is built by the long-poll bundle when the configuration names it ({@link RedisStreamFactory}).
- *
- * <p>Thread-safety: Dropwizard calls {@link #initialize} once, on the start-up thread.
  */
 public final class RedisEventStreamBundle implements ConfiguredBundle<Object> {
 

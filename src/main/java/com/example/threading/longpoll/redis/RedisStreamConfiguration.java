@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 /**
  * The {@code events.stream.redis} section: which Redis (one, or a cluster's seeds), which stream key, how much of the stream to keep, and the
  * timeouts of the publish and reader connections.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, on that same thread.
  */
 public final class RedisStreamConfiguration {
 

@@ -14,8 +14,6 @@ import java.util.Optional;
  * {@code events.stream.type: redis}: one Redis Stream per topic shared by every instance, on one Redis
  * ({@link RedisEventStream}) or, with {@code events.stream.redis.cluster: true}, on a Redis Cluster
  * ({@link RedisClusterEventStream}), with its settings under {@code events.stream.redis}. Known to Jackson once {@link RedisEventStreamBundle} is added.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread; {@link #build} is called once, on that thread.
  */
 @JsonTypeName(RedisStreamFactory.TYPE)
 public final class RedisStreamFactory implements EventStreamFactory {

@@ -7,8 +7,6 @@ import com.codahale.metrics.Timer;
 /**
  * The Redis stream's meters and timer, all named {@code events.redis.*} (the lag gauge is registered by
  * {@link RedisEventStream}).
- *
- * <p>Thread-safety: immutable holder of thread-safe Metrics objects.
  */
 final class RedisStreamMetrics {
 

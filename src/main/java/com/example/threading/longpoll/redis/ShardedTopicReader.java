@@ -42,12 +42,21 @@ import org.slf4j.LoggerFactory;
  * An announcement at or below the last id is a duplicate and dropped. Nothing the stream kept is lost to the hub; ids
  * the stream trimmed meanwhile are counted in {@code events.redis.reader.gaps}, as on one Redis.
  *
- * <p>Thread-safety: {@link #run} runs on the reader thread only, which alone reads the streams and calls the
- * subscriber (one delivery after another, as {@code EventSource} promises). The pub/sub callbacks ({@link #listener})
- * run on lettuce's I/O threads and only put signals on a concurrent queue, in the order the node sent them (a node's
- * confirmation of a subscription comes before its announcements). {@link #watch} and {@link #forget} may be called
- * from any thread: they change concurrent maps and send (un)subscriptions asynchronously, never blocking.
- * {@link #stop} is called from the lifecycle thread. Positions and counters are read by gauges from any thread.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>The reader thread: {@link #run}, alone reads the streams and calls the subscriber, one delivery after another,
+ *       as {@code EventSource} promises. The topics whose read failed ({@code toReadAgain}, a plain set) are confined
+ *       to it.</li>
+ *   <li>Lettuce's I/O threads run the pub/sub callbacks ({@link #listener}): they only put signals on a blocking queue,
+ *       in the order the node sent them (a node confirms a subscription before it sends its announcements), and the
+ *       queue hands each signal to the reader thread with a happens-before edge; a dropped subscription goes into a
+ *       concurrent set the next round subscribes again.</li>
+ *   <li>Any threads: {@link #watch}, {@link #forget}, {@link #subscribeAll} and {@link #subscribeAgain} change the
+ *       concurrent positions and that set and send (un)subscriptions asynchronously, never blocking.</li>
+ *   <li>The lifecycle thread: {@link #stop} clears the volatile {@code running}; the reader sees it after its current
+ *       wait, which the stream's interrupt cuts short.</li>
+ *   <li>Gauges, any thread: read the positions.</li>
+ * </ul>
  */
 final class ShardedTopicReader implements Runnable {
 

@@ -14,8 +14,6 @@ import java.util.Map;
  * How an {@link Event} is stored as a stream entry: entry id {@code <id>-0}, fields {@code time} (epoch
  * milliseconds, Redis's clock) and {@code data} (the publisher's JSON as text); on a cluster also the announcement
  * {@code <id>:<ms>:<json>} of its shard channel.
- *
- * <p>Thread-safety: immutable; the {@link ObjectMapper} is thread-safe once configured.
  */
 final class StreamEntries {
 

@@ -23,15 +23,22 @@ import org.slf4j.LoggerFactory;
  * waits (100 ms, doubling up to {@code maxReconnectDelayMs}) and reconnects, then reads on from its last ids: nothing
  * published meanwhile is lost to the hub (unless a stream trimmed it first).
  *
- * <p>One XREAD lists every watched topic, so its cost grows with the topics this instance holds (a few thousand are
- * fine on one Redis); interest-driven reading keeps that number to the topics with polls on this instance.
+ * <p>One XREAD lists every watched topic, so its cost grows with the topics this instance holds (see
+ * docs/longpoll-redis.md, "Limits"); interest-driven reading keeps that number to the topics with polls on this
+ * instance.
  *
- * <p>Thread-safety: {@link #run} runs on the reader thread only, which alone touches the connection's commands and
- * calls the subscriber (so deliveries happen one after another, as {@code EventSource} promises). {@link #watch} and
- * {@link #forget} may be called from any thread: they change a concurrent map of positions and never block (the
- * unblock is sent asynchronously). {@link #stop} is called from the lifecycle thread: it clears the volatile
- * {@code running} and closes the current connection, which ends a blocked XREAD. The positions, {@link #connected}
- * and {@link #problem} are read by metrics and the health check from any thread.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>The reader thread: {@link #run}, alone touches the connection's commands and calls the subscriber, so
+ *       deliveries happen one after another, as {@code EventSource} promises; it writes the connection, its client id
+ *       and the connection state through volatile fields.</li>
+ *   <li>Any threads: {@link #watch} and {@link #forget} change the concurrent positions and never block; a watch reads
+ *       the volatile client id and has a blocked XREAD cut short asynchronously.</li>
+ *   <li>The lifecycle thread: {@link #stop} clears the volatile {@code running} and closes the current connection,
+ *       which ends a blocked XREAD.</li>
+ *   <li>Metrics and the health check, any thread: read the positions, {@link #connected} and {@link #problem} (volatile
+ *       fields, each current, not one snapshot of one another).</li>
+ * </ul>
  */
 final class StreamReader implements Runnable {
 

@@ -3,8 +3,6 @@ package com.example.threading.longpoll.redis;
 /**
  * The Lua scripts the stream runs inside Redis. A script runs atomically (no other command of any client runs in
  * between), which is what makes the ids whole numbers that increase by exactly one across every instance.
- *
- * <p>Thread-safety: constants only.
  */
 final class StreamScripts {
 

@@ -17,8 +17,13 @@ import java.util.function.Supplier;
  * instance takes over within that time; a stopping leader releases it at once. While Redis is unreachable the gate
  * fails and nobody ticks (a tick could not be published anyway).
  *
- * <p>Thread-safety: {@link #mayTick} is called by the ticker's scheduler thread and completes on a lettuce I/O thread;
- * {@code leader} is volatile (read by the gauge from any thread); {@link #release} is called by the stopping thread.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>The ticker's scheduler thread calls {@link #mayTick}; the stage completes on a lettuce I/O thread, which
+ *       writes the volatile {@code leader}.</li>
+ *   <li>The stopping thread calls {@link #release}, waiting up to 2 s for Redis, then clears {@code leader}.</li>
+ *   <li>The gauge reads {@code leader} from any thread: what the last renewal or release that completed said.</li>
+ * </ul>
  */
 final class TickerLease implements TickGate {
 

@@ -18,8 +18,7 @@ import java.util.concurrent.TimeUnit;
  * replies read into events and their outcomes counted in {@link RedisStreamMetrics}. On a cluster the scripts' first
  * key (the topic's stream) routes them to the master of the topic's slot.
  *
- * <p>Thread-safety: immutable; its methods may be called from any number of threads, and their stages complete on a
- * lettuce I/O thread.
+ * <p>The stages it returns complete on a lettuce I/O thread: what is chained to them must not block.
  */
 final class TopicCalls {
 

@@ -5,8 +5,6 @@ package com.example.threading.longpoll.redis;
  * {@code <prefix>:{<topic>}} and its id counter {@code <prefix>:{<topic>}:last-id}. The braces are a Redis Cluster hash
  * tag: a topic's two keys always share a hash slot (so one script may touch both), and different topics spread over
  * the slots.
- *
- * <p>Thread-safety: immutable.
  */
 final class TopicKeys {
 

@@ -15,9 +15,15 @@ import org.slf4j.LoggerFactory;
  * topic in its stream), and the newest id known to exist (for the lag gauge). Shared by the reader of one Redis
  * ({@link StreamReader}) and of a cluster ({@link ShardedTopicReader}).
  *
- * <p>Thread-safety: concurrent maps. {@link #watch}, {@link #forget} and {@link #sawNewest} may be called from any
- * thread; {@link #place} and {@link #deliver} from the reader thread only, which alone moves a placed position on
- * (compare-and-set, so a topic forgotten meanwhile stays forgotten). The getters are read from any thread.
+ * <p>Thread-safety, per role:
+ * <ul>
+ *   <li>Any threads: {@link #watch}, {@link #forget} and {@link #sawNewest} change the two concurrent maps.</li>
+ *   <li>The reader thread alone: {@link #place}, {@link #deliver} and {@link #skip} move a topic's position on, each by
+ *       a compare-and-set on its old value, so a topic forgotten meanwhile stays forgotten and no other thread moves a
+ *       position.</li>
+ *   <li>Readers, any thread: the getters read the maps as they are; {@link #lag} sums topic by topic, not one
+ *       snapshot.</li>
+ * </ul>
  */
 final class TopicPositions {
 

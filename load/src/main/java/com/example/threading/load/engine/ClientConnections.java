@@ -5,8 +5,6 @@ package com.example.threading.load.engine;
  * polling began (one per client when the tool kept up), {@code opened} connections opened in all and {@code peakOpen}
  * open at most at once (both counted by the HTTP client's I/O layer), {@code connectFailures} connects that failed
  * (each retried) and {@code reconnects} connections opened again after the server closed one.
- *
- * <p>Thread-safety: immutable.
  */
 public record ClientConnections(int clients, long openAtStart, long opened, long peakOpen, long connectFailures, long reconnects) {
 

@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  * request, so its tail is, if anything, an underestimate); the connections share the rate, so one slow answer
  * holds up only its own connection.
  *
- * <p>Thread-safety: confined to the thread that started it (the scenario's thread); h2load is a child process,
+ * <p>Not thread-safe: confined to the thread that started it (the scenario's thread). h2load is a child process,
  * bounded by its {@code -D} duration and killed by PID at {@link #await}'s deadline.
  */
 public final class CrossCheck implements AutoCloseable {

@@ -11,8 +11,8 @@ import java.util.OptionalLong;
  * lost (a published id never received). Ids are counted from {@code startId} (exclusive), the cursor the client
  * started from.
  *
- * <p>Thread-safety: not thread-safe; one client's thread records into it, and the scenario reads it after that
- * thread has ended (the join is the happens-before edge).
+ * <p>Not thread-safe: one client's thread records into it, and the scenario reads it only after that thread has ended
+ * (the join orders the two).
  */
 public final class DeliveryLedger {
 

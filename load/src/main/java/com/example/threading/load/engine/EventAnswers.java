@@ -7,8 +7,6 @@ import java.util.Optional;
 
 /**
  * Reading the service's answer to {@code POST /events}: {@code {"id":n,...}}.
- *
- * <p>Thread-safety: stateless apart from a Jackson mapper, which is thread-safe.
  */
 final class EventAnswers {
 

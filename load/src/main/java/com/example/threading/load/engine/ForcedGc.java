@@ -21,7 +21,7 @@ import java.util.function.DoubleSupplier;
  *
  * <p>{@code System.gc()} may return without collecting: under G1 on JDK 17, when a thread of the service is in a
  * JNI critical region at that moment (the GC locker), the full collection is skipped and a young "GCLocker
- * Initiated GC" runs later instead (seen in a soak: the task answered in 14 ms, no full GC in the log). So each
+ * Initiated GC" runs later instead (docs/load.md, {@code soak}, has a run where it happened). So each
  * ask is checked against the full-collection count of the service's {@code jvm.gc.*} metrics, read before and after,
  * and repeated (up to {@link #MAX_ASKS} times) until the count moved; a reading whose count never moved is a failure.
  *

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * stop-the-world pause (G1, Parallel, Serial: {@code [gc] GC(n) Pause Young ... 24M->3M(256M) 2.345ms}; ZGC and
  * Shenandoah: {@code [gc,phases] GC(n) Y: Pause Mark Start 0.019ms}) and the heap left after each collection.
  *
- * <p>Thread-safety: stateless; the log is read once its JVM has written it (a line being written is skipped).
+ * <p>Read the log once its JVM has written it; a line still being written is skipped.
  */
 public final class GcLog {
 

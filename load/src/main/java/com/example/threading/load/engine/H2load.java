@@ -29,8 +29,6 @@ import java.util.stream.Stream;
  * <p>Closed loop ({@link #closedLoop}, for {@link H2loadStretch}): each connection sends its next request as soon as the
  * last is answered, with {@code --warm-up-time} before the {@code -D} duration; h2load says on its output when the
  * measured duration starts and ends, and its final counts ({@link Summary}) are those of the measured duration alone.
- *
- * <p>Thread-safety: stateless.
  */
 public final class H2load {
 

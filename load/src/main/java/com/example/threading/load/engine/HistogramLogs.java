@@ -11,7 +11,7 @@ import org.HdrHistogram.HistogramLogReader;
  * Reads back an HdrHistogram interval log (.hlog, as {@link PhaseRecorder} writes one per phase) with HdrHistogram's
  * own log reader: the interval histograms from some second on, added up.
  *
- * <p>Thread-safety: stateless; call it once the log's writer has closed it.
+ * <p>Call it once the log's writer has closed it.
  */
 public final class HistogramLogs {
 

@@ -7,8 +7,6 @@ import java.util.Map;
 /**
  * One reading of a JVM, {@code atSeconds} after the run began: heap used (MB), live threads, open file
  * descriptors (NaN when not readable), and any further gauges asked for (by their metric name).
- *
- * <p>Thread-safety: immutable.
  */
 public record JvmSample(double atSeconds, double heapUsedMb, double threads, double openFiles, Map<String, Double> gauges) {
 

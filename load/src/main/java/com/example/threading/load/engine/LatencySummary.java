@@ -3,7 +3,6 @@ package com.example.threading.load.engine;
 import org.HdrHistogram.Histogram;
 
 /** Latency percentiles in milliseconds, read from an HdrHistogram recorded in microseconds. *
- * <p>Thread-safety: immutable.
  */
 public record LatencySummary(long count, double min, double mean, double p50, double p90, double p99, double p999, double max) {
 

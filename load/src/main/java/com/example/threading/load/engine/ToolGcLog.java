@@ -11,8 +11,6 @@ import javax.management.ObjectName;
  * The tool's own GC log: HotSpot's {@code VM.log} diagnostic command (the one {@code jcmd <pid> VM.log} runs),
  * called on this JVM's DiagnosticCommand MBean, adds a file output for {@code gc*} with {@link GcLog#DECORATORS}
  * while a run lasts, so the tool's pauses are read with the same parser as the service's {@code -Xlog:gc*}.
- *
- * <p>Thread-safety: the scenario's thread starts and closes it; the JVM writes the file from its own threads.
  */
 public final class ToolGcLog implements AutoCloseable {
 

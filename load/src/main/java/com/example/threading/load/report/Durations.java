@@ -9,8 +9,6 @@ import java.util.regex.Pattern;
 /**
  * Parses the durations people type ({@code 500ms}, {@code 2s}, {@code 3m}, {@code 1h}, a bare {@code 0}) and
  * ISO-8601 ({@code PT2S}), and formats them as reports show them.
- *
- * <p>Thread-safety: stateless.
  */
 public final class Durations {
 

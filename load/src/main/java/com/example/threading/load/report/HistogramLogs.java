@@ -10,8 +10,6 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * A whole-run histogram written as an HdrHistogram log (one interval), for re-analysis with HdrHistogram's tools.
- *
- * <p>Thread-safety: stateless.
  */
 public final class HistogramLogs {
 

@@ -15,7 +15,7 @@ import java.util.function.ToDoubleFunction;
  * of GC pauses (count, total, longest, from each JVM's GC log), peak heap, threads and open files, and two
  * plots over time (heap used, live threads); the samples and pauses also go to results.json.
  *
- * <p>Thread-safety: stateless; call it on the report's thread once the watches are closed.
+ * <p>Call it once the watches are closed.
  */
 public final class JvmViews {
 

@@ -8,8 +8,6 @@ import java.util.Map;
 
 /**
  * What the reader needs to know about the machine and JDK a report came from.
- *
- * <p>Thread-safety: stateless.
  */
 final class Machine {
 

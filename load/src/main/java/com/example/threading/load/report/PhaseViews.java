@@ -14,8 +14,6 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The standard table and plots of a set of load phases, built from their {@link PhaseResult} records.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 public final class PhaseViews {
 

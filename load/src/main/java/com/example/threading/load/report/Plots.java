@@ -18,8 +18,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The PNG charts of a report, drawn with XChart.
- *
- * <p>Thread-safety: stateless; each call draws its own chart.
  */
 public final class Plots {
 

@@ -18,9 +18,9 @@ import java.util.Map;
  * A run's folder: report.md (tables, plots, notes, machine, JDK and configuration), results.json (the same
  * numbers for machines), the PNG plots and raw .hlog files written next to them.
  *
- * <p>Thread-safety: confined to the thread that created it (the scenario's thread), which fills it and
- * writes it once; every method checks that it is called there and throws IllegalStateException otherwise
- * (a client callback that wants to note something must hand it to the scenario's thread).
+ * <p>Not thread-safe: confined to the thread that created it (the scenario's thread), which fills it and writes it
+ * once; every method checks that it is called there and throws IllegalStateException otherwise (a client callback that
+ * wants to note something must hand it to the scenario's thread).
  */
 public final class Report {
 

@@ -6,8 +6,6 @@ import java.util.List;
  * A table of a report: written to report.md as Markdown, to results.json as {@code {title, header, rows}}, and
  * printed on the terminal at the end of a run. Cells are text, already formatted (see {@link Report#num} and
  * {@link Report#ms}).
- *
- * <p>Thread-safety: immutable once built (the lists are copied).
  */
 public record Table(String title, List<String> header, List<List<String>> rows) {
 

@@ -5,8 +5,6 @@ import java.time.Duration;
 /**
  * The moment (on {@link System#nanoTime()}) by which a scenario must be done; later parts are skipped with a
  * note once it has passed, and every wait is cut at it.
- *
- * <p>Thread-safety: immutable.
  */
 public record Deadline(long nanos) {
 

@@ -36,8 +36,8 @@ import picocli.CommandLine.Spec;
  * heap, threads, open files once a second) and the tool itself (its own GC log through {@link ToolGcLog}, its
  * MXBeans); with {@code --profile}, async-profiler samples each service it started and writes a flame graph.
  *
- * <p>Thread-safety: picocli fills the options and calls {@link #call()} on one thread, the scenario's thread;
- * {@link #run} and every protected method are called on it. Only the watchdog and the watches' samplers run
+ * <p>Not thread-safe: picocli fills the options and calls {@link #call()} on one thread, the scenario's thread, and
+ * {@link #run} and every protected method must be called on it; only the watchdog and the watches' samplers run
  * elsewhere (see {@link JvmWatch}).
  */
 public abstract class ScenarioCommand implements Callable<Integer> {

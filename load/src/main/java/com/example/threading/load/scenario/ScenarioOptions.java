@@ -18,9 +18,6 @@ import picocli.CommandLine.Option;
  * The options every scenario accepts, as one picocli mixin: where the load goes ({@link TargetOptions}), where
  * the report goes, whether to show progress, whether to profile the service, the hard time limit (whose default each scenario sets, see
  * {@link ScenarioCommand#ScenarioCommand(Duration)}), and {@code -h}/{@code -V}.
- *
- * <p>Thread-safety: picocli fills it on the command's thread before the scenario runs; after that it is only
- * read, on that same thread.
  */
 @Command(mixinStandardHelpOptions = true)
 public final class ScenarioOptions {

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * The tool's child processes (services, Redis, the topology's hosts) are killed if the tool exits without closing
  * them, and stopped by their own process: SIGTERM, then SIGKILL after a grace period.
  *
- * <p>Thread-safety: stateless; {@link #stop} is called once per child, by whoever closes it.
+ * <p>{@link #stop} is called once per child, by whoever closes it.
  */
 public final class ChildProcesses {
 

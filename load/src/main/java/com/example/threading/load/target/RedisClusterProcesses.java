@@ -15,9 +15,6 @@ import java.util.stream.Collectors;
  * PATH in cluster mode on free loopback ports (no persistence), joined and given all 16,384 slots by
  * {@code redis-cli --cluster create}, stopped by their PIDs on {@link #close()} (and by shutdown hooks should the tool
  * be killed). Needs Redis 7 (the service announces events with {@code SPUBLISH}).
- *
- * <p>Thread-safety: started and closed on the scenario's thread; {@link #uri()} and {@link #version()} read final
- * fields.
  */
 public final class RedisClusterProcesses implements AutoCloseable {
 

@@ -19,8 +19,7 @@ import java.util.concurrent.TimeUnit;
  * loopback port (no persistence: a load run needs none), stopped by its PID on {@link #close()} (and by a shutdown
  * hook should the tool be killed); or a running one given by {@code --redis-uri}, which is left alone.
  *
- * <p>Thread-safety: started and closed on the scenario's thread; {@link #uri()} and {@link #version()} read final
- * fields. The shutdown hook thread kills the child if the tool exits without closing it.
+ * <p>A shutdown hook kills the child if the tool exits without closing it.
  */
 public final class RedisServerProcess implements AutoCloseable {
 

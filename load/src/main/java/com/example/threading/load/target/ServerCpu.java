@@ -5,8 +5,6 @@ import java.util.Optional;
 
 /**
  * The server process whose CPU the tool samples, when it is known (started by the tool, or given by --server-pid).
- *
- * <p>Thread-safety: immutable.
  */
 public record ServerCpu(Optional<ProcessHandle> process) {
 

@@ -10,8 +10,6 @@ import java.util.Optional;
  * script is often the shell that started the JVM, whose own CPU stays at 0 % while the service works. When the
  * given process is not a JVM but exactly one of its descendants is, that JVM is sampled instead, and the caveat
  * says so; a process that does not exist, or whose CPU time cannot be read, is refused with a caveat.
- *
- * <p>Thread-safety: immutable.
  */
 record ServerPid(Optional<ProcessHandle> process, List<String> caveats) {
 

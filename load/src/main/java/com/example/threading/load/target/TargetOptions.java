@@ -20,9 +20,7 @@ import picocli.CommandLine.Option;
  * the scenario's configuration and measure the server's CPU); with {@code --url} it loads a service that is
  * already running. Only loopback addresses are accepted.
  *
- * <p>Thread-safety: picocli fills the options on the command's thread before the scenario runs; after that
- * they are only read. {@link #open} may be called from any thread (it counts the children it started
- * atomically, to name their logs).
+ * <p>{@link #open} may be called from any thread: it counts the children it started atomically, to name their logs.
  */
 public final class TargetOptions {
 

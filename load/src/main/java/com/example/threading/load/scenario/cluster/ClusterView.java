@@ -16,8 +16,6 @@ import org.HdrHistogram.Histogram;
  * The cluster scenario's report, from {@link ClusterTraffic.Result} records: one row per phase (in-process, shared
  * stream) with the delivery checks and the delivery latency percentiles, the percentile plot, one
  * {@code delivery-<n>.hlog} per phase, and results.json's {@code cluster}.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class ClusterView {
 

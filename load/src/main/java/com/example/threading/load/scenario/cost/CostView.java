@@ -14,8 +14,6 @@ import java.util.Optional;
  * second, the server's CPU per answer in µs, its ratio to /ping's, the server's CPU during the stretch), notes on
  * the rows that did not count and on the long poll's publishes, the flame graphs' table with {@code --profile}, and
  * results.json's {@code cost} ({@link EndpointCost} rows).
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class CostView {
 

@@ -9,8 +9,6 @@ import java.util.Optional;
  * One endpoint the cost scenario loads: its file-safe name ({@code ping}, {@code work-cached}, ...), the label of its
  * table row, the URL h2load requests, the connections it opens, and for a publish the body file and headers of its
  * POST. A long poll is answered only when an event is published, so {@link Kind#LONG_POLL} runs with a publisher beside it.
- *
- * <p>Thread-safety: immutable.
  */
 record Endpoint(String name, String label, Kind kind, URI url, int connections, Optional<Path> body, List<String> headers) {
 

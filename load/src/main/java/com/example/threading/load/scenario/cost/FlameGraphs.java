@@ -2,8 +2,6 @@ package com.example.threading.load.scenario.cost;
 
 /**
  * The flame graphs of one endpoint's profile stretches, the CPU one and the allocation one.
- *
- * <p>Thread-safety: immutable.
  */
 record FlameGraphs(Endpoint endpoint, Graph cpu, Graph allocations) {
 

@@ -7,8 +7,6 @@ import java.util.Optional;
  * What one endpoint's stretch measured: h2load's run (empty when the endpoint was not loaded), why it was not loaded
  * ("" when it was), and for the long poll the events published during the measured stretch, the failed publishes and
  * the longest wait between two answered ones over the whole run (a parked poll waited at most that long).
- *
- * <p>Thread-safety: immutable.
  */
 record Measurement(Endpoint endpoint, Optional<H2loadStretch.Result> run, String notLoaded, long publishes, long publishFailures,
                    double longestPublishGapSeconds) {

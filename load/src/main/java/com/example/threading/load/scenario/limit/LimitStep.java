@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
  * One step of the limit test: the admission mode of the service, the rate offered, the phase (how every request
  * ended), its 2xx latencies and its 503 latencies (both in microseconds, from the intended send).
  *
- * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
+ * <p>Nobody may write to its histogram copies once it is made.
  */
 record LimitStep(AdmissionMode admission, int offeredRate, PhaseResult phase, Histogram latencies, Histogram rejectedLatencies) {
 

@@ -22,8 +22,6 @@ import org.HdrHistogram.Histogram;
  * modes of one rate next to each other (what became of the requests, in %, and the latency of the 2xx and of the
  * 503 answers apart), what became of the offered load and the latency against the offered rate, one line per
  * mode (limit-throughput.png, limit-latency.png), then the steps in detail with the standard plots per mode.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class LimitView {
 

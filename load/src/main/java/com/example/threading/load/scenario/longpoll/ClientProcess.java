@@ -6,8 +6,6 @@ import com.example.threading.load.engine.GcPauses;
 /**
  * One process the long-poll clients ran in (the tool's own JVM, or a child JVM): its share of the clients, what their
  * sockets did, its CPU while polling (in % of all cores) and its GC pauses meanwhile.
- *
- * <p>Thread-safety: immutable.
  */
 record ClientProcess(String name, long pid, int clients, ClientConnections connections, double cpuPercent, GcPauses pauses) {
 }

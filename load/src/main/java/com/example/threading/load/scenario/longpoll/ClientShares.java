@@ -4,8 +4,6 @@ package com.example.threading.load.scenario.longpoll;
  * How many client processes a long-poll run uses and how the clients are split among them. One socket per client, and
  * this sandbox allows 20,000 open files per process: {@value #CLIENTS_PER_PROCESS} clients per process leaves room for
  * the JVM's own files and keeps each process's heap and GC small.
- *
- * <p>Thread-safety: stateless.
  */
 final class ClientShares {
 

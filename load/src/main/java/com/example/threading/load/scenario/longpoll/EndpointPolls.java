@@ -10,7 +10,7 @@ import org.HdrHistogram.Histogram;
  * answers flagged missed (cursor fell out of the history), 204s (no event within the poll's timeout) and
  * answers that were not the documented JSON; and the processes the clients ran in (the tool's own JVM, or child JVMs).
  *
- * <p>Thread-safety: immutable once measured (nobody writes to the histogram copy).
+ * <p>Nobody may write to its histogram copy once it is made.
  */
 record EndpointPolls(String endpoint, PhaseResult phase, Histogram latencies, boolean complete,
                      long events, long missed, long noEvent, long unparsable, List<ClientProcess> clients) {

@@ -20,8 +20,6 @@ import org.HdrHistogram.Histogram;
  * The long-poll scenario's report, built from {@link EndpointPolls} records: a row per endpoint against the
  * best possible throughput (C ÷ tick), the phases in detail, the standard plots, and results.json's
  * {@code longpoll} and {@code limitPerSecond}.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class LongPollView {
 

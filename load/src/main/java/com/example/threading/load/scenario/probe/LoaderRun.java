@@ -8,7 +8,7 @@ import org.HdrHistogram.Histogram;
  * offered, the CPU they used (% of all cores: the h2load processes', or the tool's when the Java loaders ran in it),
  * and their 2xx latencies added up (µs).
  *
- * <p>Thread-safety: immutable once measured (nobody writes to the histogram).
+ * <p>Nobody may write to its histogram once it is made.
  */
 record LoaderRun(LoaderEngine engine, String description, int rate, double cpuPercent, Histogram latency) {
 

@@ -22,8 +22,6 @@ import java.util.regex.Pattern;
  * (root may raise a process's priority; for anyone else {@code nice} leaves it as it was, and the child reports the
  * priority it got): on a machine whose cores the server and the loaders share with it, its threads then get a core
  * as soon as they wake, as a probe on a machine of its own would.
- *
- * <p>Thread-safety: immutable.
  */
 record ProbeJvm(Path java, String version, int feature, List<String> options, String collector, int nice) {
 

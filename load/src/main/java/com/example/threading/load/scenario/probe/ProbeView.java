@@ -23,8 +23,6 @@ import org.HdrHistogram.Histogram;
  * The probe scenario's report, built from its records as each step of the run ends: the warm-up note, a
  * rate-search table per protocol, then the headline table (the probe's percentiles per protocol), the
  * recorded phases and the standard plots.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class ProbeView {
 

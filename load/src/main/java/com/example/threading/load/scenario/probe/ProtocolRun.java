@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
  * histograms by phase name, the loaders taken together (their rate, as given or as the rate search left it), h2load's
  * view of the same recording when {@code --cross-check} ran it, and where the probe's tail came from.
  *
- * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
+ * <p>Nobody may write to its histogram copies once it is made.
  */
 record ProtocolRun(Protocol protocol, List<PhaseResult> recorded, Map<String, Histogram> histograms, LoaderRun loaders,
                    Optional<CrossCheck.Result> crossCheck, TailSources tail) {

@@ -13,7 +13,7 @@ import org.HdrHistogram.Histogram;
  * exchange; µs histograms by stage name, see {@code engine.SendStages}), and the whole machine's CPU during
  * the recording (% of all cores, every process's), from which the view subtracts the server's and the tool's.
  *
- * <p>Thread-safety: immutable once measured (nobody writes to the histogram copies).
+ * <p>Nobody may write to its histogram copies once it is made.
  */
 record TailSources(GcPauses toolPauses, GcPauses servicePauses, Map<String, Histogram> probeStages,
                    Optional<GcPauses> probeProcessPauses, double machineCpuPercent) {

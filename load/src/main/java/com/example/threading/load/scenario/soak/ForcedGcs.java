@@ -11,8 +11,6 @@ import java.util.List;
  * The full collections a soak forced (every {@code period}): the tool's readings and, from the service's GC log
  * (when the tool started the service and so has one), the explicit collections the service logged and their
  * pauses; {@link #note()} says what they cost, so the latency tables are read with them in mind.
- *
- * <p>Thread-safety: immutable (the lists are copied).
  */
 record ForcedGcs(Duration period, List<ForcedGc.Reading> readings, List<GcLog.Event> gcEvents, boolean gcLogKnown) {
 

@@ -7,8 +7,6 @@ import java.util.List;
  * noise. The first minute (start-up, JIT, pools filling) is left out; a series is "growing" when its projected
  * growth exceeds both {@code slack} (in the series' unit) and 10 % of its mean, "flat" otherwise, "–" with fewer
  * than three minutes to fit.
- *
- * <p>Thread-safety: immutable.
  */
 record Growth(double first, double last, double slopePerMinute, double projected, String verdict) {
 

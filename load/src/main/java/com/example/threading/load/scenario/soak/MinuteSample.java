@@ -11,8 +11,6 @@ import java.util.Map;
  * collections leave old garbage that waits for the next marking cycle, so this is not the live heap), the highest
  * heap used, threads and open files, the highest value of each extra gauge, and the server's average CPU (% of all
  * cores).
- *
- * <p>Thread-safety: immutable.
  */
 record MinuteSample(int minute, double liveHeapAfterFullGcMb, double oldGenAfterFullGcMb, double lowestHeapAfterGcMb,
                     double heapUsedMaxMb, double threadsMax, double openFilesMax, Map<String, Double> gaugesMax,

@@ -12,7 +12,7 @@ import java.util.Optional;
  * warm-up's (JIT, pools filling, and a backlog in the client's connection-capped queue that takes up to a minute to
  * drain); these are what a running service does.
  *
- * <p>Thread-safety: a function of a finished file; call it after the phase has ended.
+ * <p>A function of a finished file: call it after the phase has ended.
  */
 final class SettledLatency {
 

@@ -21,8 +21,6 @@ import org.HdrHistogram.Histogram;
  * phase table and plots of the mix. The heap series judged is the live heap after each forced full GC; only when
  * none was forced is it the lowest heap a collection left (under G1 that includes old garbage waiting for the next
  * concurrent marking cycle, so "growing" there is not proof of live growth).
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class SoakView {
 

@@ -17,8 +17,6 @@ import org.HdrHistogram.Histogram;
  * The topics scenario's report: one row per phase with the delivery checks, the rates beside CometD's published ones,
  * the latency percentiles, CPU and GC; the percentile plot; one {@code delivery-<n>.hlog} per phase; results.json's
  * {@code topics}.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class TopicsView {
 

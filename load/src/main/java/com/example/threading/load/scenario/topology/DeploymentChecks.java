@@ -21,8 +21,6 @@ import java.util.List;
  * through the balancer with the token works and without it is refused; the event can be polled through the balancer;
  * each instance is ready on its application port and its admin port is not reachable from another host; HAProxy
  * started without a file-descriptor warning and has every instance in rotation after a passed check.
- *
- * <p>Thread-safety: stateless; called on the scenario's thread.
  */
 final class DeploymentChecks {
 

@@ -18,8 +18,6 @@ import org.HdrHistogram.Histogram;
  * The topology scenario's report, from its {@link DeploymentCheck}s and {@link FaultPhase}s: the deployment checks,
  * delivery and errors per phase, the balancer's timings, delivery latency per phase beside the direct baseline, the
  * goals judged, the percentile plot, one {@code delivery-<phase>.hlog} per phase and results.json's {@code topology}.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class TopologyView {
 

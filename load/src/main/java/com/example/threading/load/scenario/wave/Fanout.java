@@ -17,8 +17,6 @@ import picocli.CommandLine.Option;
  * {@code waves} times per {@code via}, each fanning out {@code --fanout-n} calls on the service's Rx client.
  * Its options are a picocli mixin of the wave command; it measures into {@link FanoutCalls}, which
  * {@link FanoutView} presents.
- *
- * <p>Thread-safety: picocli fills the options on the command's thread; {@link #run} runs on that thread.
  */
 final class Fanout {
 

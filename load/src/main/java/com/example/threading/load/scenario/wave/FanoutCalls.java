@@ -8,8 +8,6 @@ import java.util.Map;
 
 /**
  * What the /fanout part measured: for each via (in the order asked), its calls in order.
- *
- * <p>Thread-safety: immutable.
  */
 record FanoutCalls(int n, int ms, Map<String, List<Call>> byVia) {
 

@@ -15,8 +15,6 @@ import java.util.Map;
 /**
  * The /fanout table and results.json's {@code fanout}, from {@link FanoutCalls}: per call the client's time,
  * and from the service's JSON answer its elapsedMs, distinct threads and errors.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class FanoutView {
 

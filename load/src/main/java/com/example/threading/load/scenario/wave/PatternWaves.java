@@ -12,8 +12,7 @@ import org.HdrHistogram.Histogram;
  * What the waves of one pattern did: one load phase per wave (fewer than asked if the deadline cut them), and
  * the latency of every 2xx of them all in microseconds.
  *
- * <p>Thread-safety: immutable once measured (the histogram is the scenario's own merged copy; nobody writes
- * to it after the record is made).
+ * <p>The histogram is the scenario's own merged copy: nobody may write to it once the record is made.
  */
 record PatternWaves(String pattern, List<PhaseResult> waves, Histogram latencies) {
 

@@ -15,8 +15,6 @@ import org.HdrHistogram.Histogram;
 /**
  * The wave scenario's report, built from {@link PatternWaves} records: the wave-time table, waves.png,
  * percentiles.png and results.json's {@code waves}.
- *
- * <p>Thread-safety: stateless; call it on the report's thread.
  */
 final class WaveView {
 

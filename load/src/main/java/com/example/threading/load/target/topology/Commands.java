@@ -13,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 /**
  * Short system commands ({@code ip}, {@code tc}, {@code nft}, {@code kill}) run to completion with a time bound, their
  * output captured for the error message.
- *
- * <p>Thread-safety: stateless; any thread may run commands (each runs in its own child process).
  */
 final class Commands {
 

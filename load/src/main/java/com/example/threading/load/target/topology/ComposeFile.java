@@ -18,8 +18,6 @@ import java.util.regex.Pattern;
  * image or build context, command, environment, ports, volumes, file-descriptor limit and dependencies, after
  * compose's variable interpolation ({@code ${VAR}}, {@code ${VAR:-default}}, {@code ${VAR-default}},
  * {@code ${VAR:?message}}, {@code ${VAR?message}}, {@code $$}) from the given variables.
- *
- * <p>Thread-safety: immutable once read.
  */
 public final class ComposeFile {
 

@@ -19,8 +19,6 @@ import java.util.regex.Pattern;
  * Only the forms a Java service's Dockerfile uses are understood: {@code ENV k=v …} (and {@code ENV k v}), an
  * exec-form {@code ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS …"]} or an exec-form java command; anything else
  * is refused rather than guessed.
- *
- * <p>Thread-safety: immutable once read.
  */
 public final class DockerfileImage {
 

@@ -17,8 +17,6 @@ import java.util.List;
 /**
  * HAProxy's view of its servers, from {@code show stat} on its stats socket (a Unix socket: reachable from this tool
  * though HAProxy runs in another network namespace).
- *
- * <p>Thread-safety: stateless; each read opens its own connection.
  */
 public final class HaproxyStats {
 

@@ -13,8 +13,6 @@ import java.util.Set;
  * What a topology needs from this machine: root (namespaces, routes, /etc/netns), {@code ip} that can add a network
  * namespace, {@code haproxy}, {@code redis-server}, {@code prlimit}. {@code tc} with netem and {@code nft} are used
  * for the link fault when present.
- *
- * <p>Thread-safety: stateless.
  */
 public final class Prerequisites {
 

@@ -25,9 +25,9 @@ import java.util.Map;
  * <p>Faults act on the hosts behind the balancer: an instance killed with SIGKILL and started again, an instance cut
  * off from Redis (a blackhole route on its host), a degraded link ({@link LinkFault}), Redis stopped and started.
  *
- * <p>Thread-safety: started, faulted and closed on the scenario's thread; the read-only accessors may be called from
- * any thread. {@link #close} is idempotent; the network's shutdown hook kills and removes everything should the tool
- * exit first.
+ * <p>Not thread-safe: it is started, faulted and closed on the scenario's thread; only the read-only accessors may be
+ * called from any thread. {@link #close} is idempotent, and the network's shutdown hook kills and removes everything
+ * should the tool exit first.
  */
 public final class Topology implements AutoCloseable {
 
