@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.codahale.metrics.Meter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,6 +40,7 @@ final class BlockingWaits {
     private final Meter timeouts;
     private final Meter missed;
     private final AtomicInteger waiting = new AtomicInteger();
+    @GuardedBy("lock")
     private boolean closed;
 
     /**

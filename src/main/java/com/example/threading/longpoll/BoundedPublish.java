@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
  * exceptionally when the sink fails, throws instead of failing its stage, or has not answered within the timeout
  * ({@link java.util.concurrent.TimeoutException}, raised on the JDK's delay-scheduler thread).
  *
- * <p>Thread-safety: stateless; the result may complete on any thread, so its dependants must be quick and non-blocking.
+ * <p>Its result may complete on any thread: what depends on it must be quick and non-blocking.
  */
 final class BoundedPublish {
 

@@ -8,8 +8,6 @@ import java.util.Objects;
 /**
  * One published event: {@code {"id":7,"topic":"room-1","time":"2026-11-22T13:50:00.123Z","data":{...}}}.
  * Ids increase by one per event within a topic; {@code data} is the publisher's JSON as given.
- *
- * <p>Thread-safety: immutable (the JSON tree is never modified after publication).
  */
 public record Event(long id, String topic, @JsonFormat(shape = JsonFormat.Shape.STRING) Instant time, JsonNode data) {
 

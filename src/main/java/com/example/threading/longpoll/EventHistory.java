@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -15,10 +16,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class EventHistory {
 
+    @GuardedBy("guard")
     private final Event[] ring;
     private final ReentrantLock guard;
     private final String epoch;
+    @GuardedBy("guard")
     private long lastId;
+    @GuardedBy("guard")
     private int size;
 
     /** A ring of {@code capacity} events, to be used only while holding {@code guard}, without an epoch. */

@@ -10,8 +10,6 @@ import io.dropwizard.core.setup.Environment;
  * a shared stream registers its type from its own bundle (e.g. {@code redis}, from the Redis sub-package), so this
  * package needs nothing of it. Without the section the stream is in-process; an unknown {@code type} refuses to start,
  * naming the known ones.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread; {@link #build} is called once, on that thread.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes(@JsonSubTypes.Type(value = InProcessStreamFactory.class, name = InProcessStreamFactory.TYPE))

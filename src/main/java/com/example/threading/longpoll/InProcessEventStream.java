@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Clock;
 import java.util.Objects;
@@ -34,6 +35,7 @@ final class InProcessEventStream implements EventSink, EventSource {
     private final ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@code lock} for numbering; {@link #forget} removes an entry without it (a conditional remove). */
     private final ConcurrentHashMap<String, Long> lastIds = new ConcurrentHashMap<>();
+    @GuardedBy("lock")
     private Consumer<Event> subscriber = event -> { };
 
     InProcessEventStream(Clock clock) {

@@ -9,8 +9,6 @@ import java.util.Optional;
  * {@code events.stream.type: in-process}: events numbered 1, 2, 3... in this JVM; nothing to install, one instance
  * only. It has no settings of its own and ignores those of the other stream types, which a configuration file may
  * carry so that the type alone (e.g. from the environment) switches between them.
- *
- * <p>Thread-safety: immutable.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public final class InProcessStreamFactory implements EventStreamFactory {

@@ -9,8 +9,6 @@ import java.io.UncheckedIOException;
 
 /**
  * Serializes the endpoint's bodies with the application's ObjectMapper and writes small synchronous answers.
- *
- * <p>Thread-safety: stateless apart from the ObjectMapper, which is thread-safe once configured.
  */
 final class JsonResponses {
 

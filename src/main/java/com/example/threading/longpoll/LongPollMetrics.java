@@ -8,8 +8,6 @@ import com.codahale.metrics.Timer;
 /**
  * The hub's meters, histogram and timer, all named {@code events.*} (gauges are registered by {@link LongPollBundle};
  * the publish endpoint's meters are in {@link PublishMetrics}).
- *
- * <p>Thread-safety: immutable holder of thread-safe Metrics objects.
  */
 final class LongPollMetrics {
 

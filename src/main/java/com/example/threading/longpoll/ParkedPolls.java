@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * not yet delivered what was published elsewhere) stays until an event beyond its cursor arrives. In-process, every
  * parked poll's cursor is the newest id, so each event takes them all.
  *
- * <p>Thread-safety: not thread-safe; used only with the hub's lock held.
+ * <p>Used only with the hub's lock held.
  */
 final class ParkedPolls {
 

@@ -9,8 +9,6 @@ import java.util.Map;
  * What a poll is answered with, from the news of its topics: a poll of one topic gets that topic's
  * {@link EventBatch} ({@code {"events":[...],"missed":false,"lastId":7}}, as before topics existed); a poll of several
  * gets a {@link TopicsBatch} ({@code {"events":[...],"missed":false,"cursors":{"a":4,"b":0},"epochs":{"a":"..."}}}).
- *
- * <p>Thread-safety: stateless.
  */
 final class PollAnswer {
 

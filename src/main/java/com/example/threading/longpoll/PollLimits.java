@@ -7,8 +7,6 @@ import java.io.IOException;
 /**
  * What a poll may ask for, shared by both long-poll servlets: timeouts and topics per poll; parses a poll's query or
  * answers 400.
- *
- * <p>Thread-safety: immutable.
  */
 record PollLimits(long defaultTimeoutSeconds, long maxTimeoutSeconds, int maxTopicsPerPoll, JsonResponses json) {
 

@@ -12,8 +12,6 @@ import java.util.regex.Pattern;
  * case, as HTTP says); without one, only a client on this machine: a loopback remote address and no
  * {@code Forwarded}/{@code X-Forwarded-For} header (a reverse proxy on the same host would otherwise make every
  * remote client look local).
- *
- * <p>Thread-safety: immutable; called concurrently from Jetty worker threads.
  */
 final class PublishAccess {
 

@@ -5,8 +5,6 @@ import com.codahale.metrics.MetricRegistry;
 
 /**
  * The meters of {@code POST /events}, all named {@code events.publish.*}.
- *
- * <p>Thread-safety: immutable holder of thread-safe Metrics objects.
  */
 final class PublishMetrics {
 

@@ -5,7 +5,7 @@ package com.example.threading.longpoll;
  * One topic held by the hub: its recent events ({@link EventHistory}), the polls parked on it ({@link ParkedPolls}),
  * and when it was last used (a poll placed or an event appended), for eviction.
  *
- * <p>Thread-safety: not thread-safe; used only with the hub's lock held (the history checks it).
+ * <p>Used only with the hub's lock held (its history checks it).
  */
 final class Topic {
 

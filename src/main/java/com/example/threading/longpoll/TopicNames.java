@@ -5,8 +5,6 @@ import java.util.regex.Pattern;
 /**
  * What a topic may be called: {@code [A-Za-z0-9._-]{1,64}}, so that a name is safe in a URL, a Redis key and a log
  * line as it is. {@code /events} without a topic is the {@value #DEFAULT} topic, where the ticker publishes.
- *
- * <p>Thread-safety: stateless.
  */
 final class TopicNames {
 

@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -12,16 +13,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link #getOrCreate}, refused when full), and {@link #evictIdle} drops those nobody polls, waits on or publishes
  * to any more, so the count does not only grow. The {@value TopicNames#DEFAULT} topic (the ticker's) is never evicted.
  *
- * <p>Thread-safety: not thread-safe; used only with the hub's lock held. The count ({@link #size}) is published
- * through a volatile field for gauges on other threads.
+ * <p>Used only with the hub's lock held ({@link #guard}); the count ({@link #size}) is published through a
+ * volatile field for gauges on other threads.
  */
 final class Topics {
 
+    @GuardedBy("guard")
     private final Map<String, Topic> byName = new HashMap<>();
     private final int maxTopics;
     private final int historySize;
     private final ReentrantLock guard;
     private final String epochPrefix;
+    @GuardedBy("guard")
     private long topicsCreated;
     private volatile int size;
 
