@@ -2,9 +2,7 @@ package com.example.threading.client;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.InstrumentedExecutorService;
-import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.Timer;
 import com.example.threading.support.CompleteAsyncOnFailedWrite;
 import io.dropwizard.client.JerseyClientBuilder;
 import io.dropwizard.core.Configuration;
@@ -12,9 +10,7 @@ import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.DispatcherType;
 import jakarta.ws.rs.client.Client;
-import java.util.EnumMap;
 import java.util.EnumSet;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -79,14 +75,6 @@ public final class FanoutBundle<C extends Configuration> implements ConfiguredBu
                 .withProvider(new ThreadRecordingFilter())
                 .build(CLIENT_NAME);
 
-        Map<Via, Timer> timers = new EnumMap<>(Via.class);
-        Map<Via, Meter> errorMeters = new EnumMap<>(Via.class);
-        Map<Via, Meter> rejectedMeters = new EnumMap<>(Via.class);
-        for (Via via : Via.values()) {
-            timers.put(via, metrics.timer(MetricRegistry.name("client", CLIENT_NAME, via.label(), "response-time")));
-            errorMeters.put(via, metrics.meter(MetricRegistry.name("client", CLIENT_NAME, via.label(), "errors")));
-            rejectedMeters.put(via, metrics.meter(MetricRegistry.name("client", CLIENT_NAME, via.label(), "rejected")));
-        }
         environment.lifecycle().manage(new RxJavaLifecycle(metrics.meter(MetricRegistry.name("client", CLIENT_NAME, "rxjava", "dropped"))));
 
         CallPlaces managedPlaces = new CallPlaces(configuration.getMaxCallsInFlight());
@@ -96,7 +84,7 @@ public final class FanoutBundle<C extends Configuration> implements ConfiguredBu
                 (Gauge<Integer>) commonLimit::inFlight);
         environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
                 new FanoutCalls(instrumented, pool, managedPlaces, commonLimit), configuration.getFanoutTimeout().toMilliseconds(),
-                timers, errorMeters, rejectedMeters, configuration.getRetryAfter().toSeconds()));
+                ViaMetrics.register(metrics, CLIENT_NAME), configuration.getRetryAfter().toSeconds()));
         // The resource resumes an AsyncResponse: see support.CompleteAsyncOnFailedWrite for why this filter is needed.
         environment.servlets().addFilter("fanout-complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, PATH);

@@ -1,7 +1,5 @@
 package com.example.threading.client;
 
-import com.codahale.metrics.Meter;
-import com.codahale.metrics.Timer;
 import io.dropwizard.jersey.errors.ErrorMessage;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -40,21 +38,16 @@ public final class FanoutResource {
     private final Downstream downstream;
     private final FanoutCalls calls;
     private final long fanoutTimeoutMs;
-    private final Map<Via, Timer> timers;
-    private final Map<Via, Meter> errorMeters;
-    private final Map<Via, Meter> rejectedMeters;
+    private final Map<Via, ViaMetrics> metrics;
     private final long retryAfterSeconds;
 
     FanoutResource(Client client, Downstream downstream, FanoutCalls calls, long fanoutTimeoutMs,
-                   Map<Via, Timer> timers, Map<Via, Meter> errorMeters, Map<Via, Meter> rejectedMeters,
-                   long retryAfterSeconds) {
+                   Map<Via, ViaMetrics> metrics, long retryAfterSeconds) {
         this.client = client;
         this.downstream = downstream;
         this.calls = calls;
         this.fanoutTimeoutMs = fanoutTimeoutMs;
-        this.timers = Map.copyOf(timers);
-        this.errorMeters = Map.copyOf(errorMeters);
-        this.rejectedMeters = Map.copyOf(rejectedMeters);
+        this.metrics = Map.copyOf(metrics);
         this.retryAfterSeconds = retryAfterSeconds;
     }
 
@@ -73,7 +66,7 @@ public final class FanoutResource {
         }
         Via how = Via.of(via);
         if (!calls.tryAdmit(how, n.get())) {
-            rejectedMeters.get(how).mark();
+            metrics.get(how).rejected().mark();
             response.resume(refused(how, n.get()));
             return;
         }
@@ -82,7 +75,7 @@ public final class FanoutResource {
         if (waitMs != null) {
             target = target.queryParam("ms", waitMs);
         }
-        FanoutRun run = new FanoutRun(n.get(), how, waitMs, calls.executorFor(how), response, timers.get(how), errorMeters.get(how));
+        FanoutRun run = new FanoutRun(n.get(), how, waitMs, calls.executorFor(how), response, metrics.get(how));
         response.setTimeoutHandler(timedOut -> run.timedOut());
         response.setTimeout(fanoutTimeoutMs, TimeUnit.MILLISECONDS);
         calls.start(how, target, run);

@@ -66,14 +66,14 @@ final class FanoutRun {
     @GuardedBy("this")
     private Runnable cancelUnfinished = () -> { };
 
-    FanoutRun(int n, Via via, Integer ms, String executor, AsyncResponse response, Timer timer, Meter errorMeter) {
+    FanoutRun(int n, Via via, Integer ms, String executor, AsyncResponse response, ViaMetrics metrics) {
         this.n = n;
         this.via = via;
         this.ms = ms;
         this.executor = executor;
         this.response = response;
-        this.clock = timer.time();
-        this.errorMeter = errorMeter;
+        this.clock = metrics.responseTime().time();
+        this.errorMeter = metrics.errors();
     }
 
     /** Number of calls this run makes. */

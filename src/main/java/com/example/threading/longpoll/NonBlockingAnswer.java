@@ -28,21 +28,21 @@ final class NonBlockingAnswer implements WriteListener {
 
     private final AsyncContext context;
     private final ServletOutputStream out;
-    private final int status;
-    private final Map<String, String> headers;
-    private final byte[] body;
+    private final Reply reply;
     private final BooleanSupplier claim;
     private final Meter writeFailures;
     private boolean claimed;
     private boolean bodyWritten;
 
-    private NonBlockingAnswer(AsyncContext context, ServletOutputStream out, int status, Map<String, String> headers,
-                              byte[] body, BooleanSupplier claim, Meter writeFailures) {
+    /** Status, headers and JSON body of the answer, written together once the claim succeeds. */
+    private record Reply(int status, Map<String, String> headers, byte[] body) {
+    }
+
+    private NonBlockingAnswer(AsyncContext context, ServletOutputStream out, Reply reply, BooleanSupplier claim,
+                              Meter writeFailures) {
         this.context = context;
         this.out = out;
-        this.status = status;
-        this.headers = headers;
-        this.body = body;
+        this.reply = reply;
         this.claim = claim;
         this.writeFailures = writeFailures;
     }
@@ -56,7 +56,7 @@ final class NonBlockingAnswer implements WriteListener {
         try {
             HttpServletResponse response = (HttpServletResponse) context.getResponse();
             ServletOutputStream out = response.getOutputStream();
-            out.setWriteListener(new NonBlockingAnswer(context, out, status, headers, body, claim, writeFailures));
+            out.setWriteListener(new NonBlockingAnswer(context, out, new Reply(status, headers, body), claim, writeFailures));
             return true;
         } catch (IllegalStateException | IOException completedMeanwhile) {
             return false; // e.g. its timeout answered 204 and completed it a moment ago
@@ -83,11 +83,11 @@ final class NonBlockingAnswer implements WriteListener {
             bodyWritten = true;
             HttpServletResponse response = (HttpServletResponse) context.getResponse();
             // Status and headers only now: had the timeout won, it would answer 204 without them.
-            response.setStatus(status);
-            headers.forEach(response::setHeader);
+            response.setStatus(reply.status());
+            reply.headers().forEach(response::setHeader);
             response.setContentType(JsonResponses.JSON);
-            response.setContentLength(body.length);
-            out.write(body);
+            response.setContentLength(reply.body().length);
+            out.write(reply.body());
         }
         if (out.isReady()) {
             // isReady() after the write: the last byte has been handed to the network.

@@ -25,7 +25,7 @@ class FanoutRunTest {
     @Test
     void answersOnceEveryCallHasItsOutcome() {
         RecordingAsyncResponse response = new RecordingAsyncResponse();
-        FanoutRun run = new FanoutRun(3, Via.MANAGED, 5, "test", response, new Timer(), new Meter());
+        FanoutRun run = new FanoutRun(3, Via.MANAGED, 5, "test", response, new ViaMetrics(new Timer(), new Meter(), new Meter()));
 
         run.complete(null);
         run.complete(new RejectedExecutionException("full"));
@@ -47,7 +47,7 @@ class FanoutRunTest {
     @Test
     void theTimeoutAnswersWithWhatHasFinishedAndStopsTheRest() {
         RecordingAsyncResponse response = new RecordingAsyncResponse();
-        FanoutRun run = new FanoutRun(4, Via.RXJAVA, null, "test", response, new Timer(), new Meter());
+        FanoutRun run = new FanoutRun(4, Via.RXJAVA, null, "test", response, new ViaMetrics(new Timer(), new Meter(), new Meter()));
         List<String> cancelled = new CopyOnWriteArrayList<>();
         run.onTimeoutCancel(() -> cancelled.add("before"));
         run.complete(null);
@@ -69,7 +69,7 @@ class FanoutRunTest {
         int threads = 8;
         int callsPerThread = 50;
         RecordingAsyncResponse response = new RecordingAsyncResponse();
-        FanoutRun run = new FanoutRun(threads * callsPerThread, Via.CALLBACK, 1, "test", response, new Timer(), new Meter());
+        FanoutRun run = new FanoutRun(threads * callsPerThread, Via.CALLBACK, 1, "test", response, new ViaMetrics(new Timer(), new Meter(), new Meter()));
         CyclicBarrier go = new CyclicBarrier(threads + 1);
         List<Thread> racers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {

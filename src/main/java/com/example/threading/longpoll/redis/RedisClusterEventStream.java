@@ -128,8 +128,8 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
         this.commandClient = client(seeds, ClientOptions.DisconnectedBehavior.REJECT_COMMANDS, true);
         // Subscriptions wait for their node to come back (lettuce then sends them, and re-subscribes the others).
         this.pubSubClient = client(seeds, ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS, false);
-        this.reader = new ShardedTopicReader(keys, calls, new StreamEntries(mapper), this::commands, this::pubSubCommands,
-                event -> subscriber.accept(event), metrics, this::connectAndProbe, commandTimeout.toMillis());
+        this.reader = new ShardedTopicReader(calls, this::commands, this::pubSubCommands,
+                new ReaderHooks(event -> subscriber.accept(event), metrics, this::connectAndProbe), commandTimeout.toMillis());
     }
 
     /**

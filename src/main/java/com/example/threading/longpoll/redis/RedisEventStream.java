@@ -111,7 +111,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
         // The reader reconnects by itself (StreamReader), and its XREAD blocks for up to BLOCK_MS.
         this.readerClient = client(commandTimeout.plusMillis(StreamReader.BLOCK_MS), false);
         this.reader = new StreamReader(readerClient, keys, configuration.getMaxReconnectDelay().toMilliseconds(), entries,
-                event -> subscriber.accept(event), metrics, this::connectPublisherIfNeeded, this::unblock);
+                new ReaderHooks(event -> subscriber.accept(event), metrics, this::connectPublisherIfNeeded), this::unblock);
     }
 
     /**

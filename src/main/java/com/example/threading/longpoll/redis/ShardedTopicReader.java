@@ -89,22 +89,21 @@ final class ShardedTopicReader implements Runnable {
 
     /**
      * A reader that runs commands through {@code commands} and subscribes through {@code pubSub} (each null while not
-     * connected), delivering to {@code subscriber}; {@code onEachRound} runs on the reader thread every
+     * connected), delivering to the hooks' subscriber; their {@code onEachRound} runs on the reader thread every
      * {@link #ROUND_MS} (the stream connects there, and checks the masters).
      */
-    ShardedTopicReader(TopicKeys keys, TopicCalls calls, StreamEntries entries,
-                       Supplier<RedisAdvancedClusterAsyncCommands<String, String>> commands,
-                       Supplier<RedisClusterPubSubAsyncCommands<String, String>> pubSub, Consumer<Event> subscriber,
-                       RedisStreamMetrics metrics, Runnable onEachRound, long commandTimeoutMs) {
-        this.keys = keys;
+    ShardedTopicReader(TopicCalls calls, Supplier<RedisAdvancedClusterAsyncCommands<String, String>> commands,
+                       Supplier<RedisClusterPubSubAsyncCommands<String, String>> pubSub, ReaderHooks hooks,
+                       long commandTimeoutMs) {
+        this.keys = calls.keys();
         this.calls = calls;
-        this.entries = entries;
+        this.entries = calls.entries();
         this.commands = commands;
         this.pubSub = pubSub;
-        this.subscriber = subscriber;
-        this.onEachRound = onEachRound;
+        this.subscriber = hooks.subscriber();
+        this.onEachRound = hooks.onEachRound();
         this.commandTimeoutMs = commandTimeoutMs;
-        this.positions = new TopicPositions(metrics.gaps);
+        this.positions = new TopicPositions(hooks.metrics().gaps);
     }
 
     /** The pub/sub callbacks to add to the cluster pub/sub connection. */

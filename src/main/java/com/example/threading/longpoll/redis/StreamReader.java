@@ -78,20 +78,20 @@ final class StreamReader implements Runnable {
     private volatile Instant downSince = Instant.now();
 
     /**
-     * A reader of the streams {@code keys} names that delivers to {@code subscriber}; {@code onEachRound} runs on the
-     * reader thread about once per {@link #BLOCK_MS} (the stream uses it to retry its publish connection).
+     * A reader of the streams {@code keys} names that delivers to the hooks' subscriber; their {@code onEachRound} runs
+     * on the reader thread about once per {@link #BLOCK_MS} (the stream uses it to retry its publish connection).
      */
-    StreamReader(RedisClient client, TopicKeys keys, long maxReconnectDelayMs, StreamEntries entries,
-                 Consumer<Event> subscriber, RedisStreamMetrics metrics, Runnable onEachRound, Unblocker unblocker) {
+    StreamReader(RedisClient client, TopicKeys keys, long maxReconnectDelayMs, StreamEntries entries, ReaderHooks hooks,
+                 Unblocker unblocker) {
         this.client = client;
         this.keys = keys;
         this.maxReconnectDelayMs = maxReconnectDelayMs;
         this.entries = entries;
-        this.subscriber = subscriber;
-        this.metrics = metrics;
-        this.onEachRound = onEachRound;
+        this.subscriber = hooks.subscriber();
+        this.metrics = hooks.metrics();
+        this.onEachRound = hooks.onEachRound();
         this.unblocker = unblocker;
-        this.positions = new TopicPositions(metrics.gaps);
+        this.positions = new TopicPositions(hooks.metrics().gaps);
     }
 
     /** Starts reading {@code topic} from where its stream is when the reader gets to it. */

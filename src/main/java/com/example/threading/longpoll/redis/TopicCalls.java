@@ -30,6 +30,16 @@ final class TopicCalls {
     private final String publishScript;
 
     /** Calls on the keys {@code keys} names, publishing with {@code publishScript} and trimming to about {@code maxLen}. */
+    /** The keys of the topics' streams and counters. */
+    TopicKeys keys() {
+        return keys;
+    }
+
+    /** How events are read from and written to stream entries. */
+    StreamEntries entries() {
+        return entries;
+    }
+
     TopicCalls(TopicKeys keys, ObjectMapper mapper, RedisStreamMetrics metrics, long maxLen, String publishScript) {
         this.keys = keys;
         this.mapper = mapper;

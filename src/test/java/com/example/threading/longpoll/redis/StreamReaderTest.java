@@ -42,8 +42,8 @@ class StreamReaderTest {
         writerClient = RedisClient.create(redis.uri());
         readerClient = RedisClient.create(redis.uri());
         writer = writerClient.connect();
-        reader = new StreamReader(readerClient, KEYS, 200, new StreamEntries(Jackson.newObjectMapper()), delivered::add,
-                new RedisStreamMetrics(new MetricRegistry()), () -> { },
+        reader = new StreamReader(readerClient, KEYS, 200, new StreamEntries(Jackson.newObjectMapper()),
+                new ReaderHooks(delivered::add, new RedisStreamMetrics(new MetricRegistry()), () -> { }),
                 clientId -> writer.async().clientUnblock(clientId, UnblockType.TIMEOUT));
         readerThread = new Thread(reader, "stream-reader-test");
         readerThread.setDaemon(true);
