@@ -9,6 +9,7 @@ import java.io.IOException;
 /**
  * {@code GET /events?[topic=T[:N]...]&after=<id>&timeout=<s>}: the request is put in async mode and parked in the
  * hub, on each topic it asks for, so no thread waits for the event; {@code POST /events?topic=T} publishes one. Mounted with {@code asyncSupported=true}.
+ * A poll refused by {@link AccessGate} (who may read which topic) is answered before it reaches the hub.
  *
  * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
  */
@@ -17,13 +18,14 @@ final class LongPollServlet extends HttpServlet {
     private final transient EventHub hub;
     private final transient EventPublishing publishing;
     private final transient JsonResponses json;
-    private final transient PollLimits limits;
+    private final transient AccessGate access;
 
-    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, PollLimits limits) {
+    /** Polls pass {@code access} (who may read which topic, and the query's limits) before they reach {@code hub}. */
+    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, AccessGate access) {
         this.hub = hub;
         this.publishing = publishing;
         this.json = json;
-        this.limits = limits;
+        this.access = access;
     }
 
     @Override
@@ -41,7 +43,7 @@ final class LongPollServlet extends HttpServlet {
     }
 
     private void poll(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        PollParameters parameters = limits.parseOrReject(request, response);
+        PollParameters parameters = access.admitPoll(request, response);
         if (parameters == null) {
             return;
         }
