@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * {@code CachingAuthenticator}, or a call to an introspection endpoint.
  *
  * <p>An authenticator that returns empty makes the answer {@code 401} with {@code error="invalid_token"}; one that
- * throws {@link AuthenticationException} (it cannot check now) makes it {@code 503} with {@code Retry-After}.
+ * throws {@link AuthenticationException} (it cannot check now) makes it {@code 503} with {@code Retry-After}. A
+ * principal whose {@code acceptedUntil} has passed is refused {@code 401} too, so a caching authenticator (Dropwizard's
+ * {@code CachingAuthenticator}) cannot keep an expired token alive.
  * The authorizer is called with a null request context.
  *
  * <p>Thread-safety: immutable; the authenticator, authorizer and expiry function must be thread-safe.
@@ -85,7 +87,12 @@ public final class AuthenticatedTopicAccess<P extends Principal> implements Topi
             return AccessDecision.refuse(401, "the bearer token is not valid: a bad signature or algorithm, expired, not yet"
                     + " valid, or not issued for this service", BearerTokens.INVALID_TOKEN);
         }
-        return AccessDecision.admit(new Grant(principal.get()));
+        Grant grant = new Grant(principal.get());
+        if (grant.until.filter(end -> !end.isAfter(Instant.now())).isPresent()) {
+            // A principal past its end (e.g. from a caching authenticator) is refused like the token it came from.
+            return AccessDecision.refuse(401, "the bearer token has expired", BearerTokens.INVALID_TOKEN);
+        }
+        return AccessDecision.admit(grant);
     }
 
     /** What an authenticated principal may do: asked of the authorizer, topic by topic. */

@@ -117,6 +117,17 @@ class AuthenticatedTopicAccessTest {
     }
 
     @Test
+    void aPrincipalPastItsEndIs401EvenWhenTheAuthenticatorStillReturnsIt() {
+        AuthenticatedTopicAccess<PrincipalImpl> cached = new AuthenticatedTopicAccess<>(token -> Optional.of(new PrincipalImpl("alice")),
+                (principal, role, context) -> true, principal -> Optional.of(Instant.now().minusSeconds(1)), 64, false);
+
+        AccessDecision decision = cached.decide(List.of("Bearer good"), null, Action.SUBSCRIBE);
+
+        assertThat(decision.status()).isEqualTo(401);
+        assertThat(decision.challenge()).contains(BearerTokens.INVALID_TOKEN);
+    }
+
+    @Test
     void rolesNameTheActionAndTheTopic() {
         assertThat(AuthenticatedTopicAccess.role(Action.SUBSCRIBE, "room-1")).isEqualTo("subscribe:room-1");
         assertThat(AuthenticatedTopicAccess.role(Action.PUBLISH, "a.b")).isEqualTo("publish:a.b");
