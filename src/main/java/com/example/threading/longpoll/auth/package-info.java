@@ -14,8 +14,9 @@
  * {@code Authenticator<String, P>} plugs in.
  *
  * <p>Threads: none of its own. Every call runs on the Jetty request thread of the poll or publish, before the request
- * reaches the hub; verifying a token is a signature check (HMAC: microseconds; RSA/EC: tens of microseconds), with
- * no I/O (a JWKS is read once, at start).
+ * reaches the hub; verifying a token is CPU only, no I/O (a JWKS is read once, at start): about 7 us for HS256, 50 us
+ * for RS256 and 0.4 ms (JDK 25) to 1.1 ms (JDK 17) for ES256 per request on this repository's build machine
+ * ({@code docs/longpoll-auth.md}, "Cost").
  *
  * <p>Entry class: {@link com.example.threading.longpoll.auth.JwtAccessBundle}, added beside the parent's
  * {@code LongPollBundle} ({@code bootstrap.addBundle(new JwtAccessBundle())}): it makes {@code events.auth.type: jwt}
