@@ -5,63 +5,84 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.example.threading.testing.Prerequisites;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.ImmutableSecret;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shell lines docs/longpoll-auth.md gives for minting a test token ("Minting a token for a test"), run as written
- * (all but the {@code curl}) with {@code bash} and {@code openssl}: the service's authenticator accepts what they make,
- * for every topic, and refuses it under another secret.
+ * {@code deploy/mint-token.sh}, which the docs and the deployment's examples use to mint test tokens, run with bash and
+ * openssl: the service's authenticator accepts what it prints, with the topics and lifetime asked, refuses it under
+ * another secret, and the script refuses an entry that is not a topic name or prefix instead of quoting it.
  */
 class MintTokenTest {
 
+    private static final Path SCRIPT = Path.of("deploy", "mint-token.sh");
     private static final String SECRET = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
-    @Test
-    void theDocumentedLinesMakeATokenTheServiceAccepts() throws Exception {
-        if (!onPath("openssl")) {
+    @BeforeAll
+    static void openssl() {
+        boolean onPath = Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+                .anyMatch(folder -> Files.isExecutable(Path.of(folder, "openssl")));
+        if (!onPath) {
             throw Prerequisites.unavailable("openssl is not installed", "apt-get install -y openssl");
         }
-        String token = mint(documentedLines());
-
-        JwtAuthenticator service = new JwtAuthenticator(JWSAlgorithm.HS256, new ImmutableSecret<>(SECRET.getBytes(StandardCharsets.UTF_8)),
-                null, null, Duration.ofSeconds(30));
-        TopicPrincipal tester = service.authenticate(token).orElseThrow();
-        assertThat(tester.getName()).isEqualTo("tester");
-        assertThat(tester.subscribe().matches("room-1")).isTrue();
-        assertThat(tester.publish().matches("anything")).isTrue();
-        JwtAuthenticator other = new JwtAuthenticator(JWSAlgorithm.HS256, new ImmutableSecret<>(SECRET.replace('0', '1')
-                .getBytes(StandardCharsets.UTF_8)), null, null, Duration.ofSeconds(30));
-        assertThat(other.authenticate(token)).isEmpty();
     }
 
-    private static boolean onPath(String command) {
-        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .anyMatch(folder -> Files.isExecutable(Path.of(folder, command)));
+    @Test
+    void byDefaultEveryTopicAndBothActionsForAnHour() throws Exception {
+        TopicPrincipal principal = service(SECRET).authenticate(run().out()).orElseThrow();
+
+        assertThat(principal.subscribe().matches("room-1")).isTrue();
+        assertThat(principal.publish().matches("anything")).isTrue();
+        assertThat(principal.acceptedUntil()).isBetween(Instant.now().plusSeconds(3_500), Instant.now().plusSeconds(3_700));
+        assertThat(service(SECRET.replace('0', '1')).authenticate(run().out())).as("another secret").isEmpty();
     }
 
-    /** The bash block of the section, without its curl line. */
-    private static String documentedLines() throws IOException {
-        String page = Files.readString(Path.of("docs", "longpoll-auth.md"));
-        int section = page.indexOf("### Minting a token for a test");
-        int start = page.indexOf("```bash\n", section) + "```bash\n".length();
-        String block = page.substring(start, page.indexOf("```", start));
-        assertThat(block).contains("openssl dgst -sha256 -hmac \"$EVENTS_AUTH_SECRET\"").contains("TOKEN=");
-        return block.lines().filter(line -> !line.startsWith("curl")).reduce("", (all, line) -> all + line + "\n");
+    @Test
+    void theTopicsAndLifetimeAsked() throws Exception {
+        TopicPrincipal reader = service(SECRET).authenticate(run("room-1,lobby-*", "", "600").out()).orElseThrow();
+
+        assertThat(reader.subscribe().matches("room-1")).isTrue();
+        assertThat(reader.subscribe().matches("lobby-9")).isTrue();
+        assertThat(reader.subscribe().matches("room-10")).isFalse();
+        assertThat(reader.publish().matches("room-1")).isFalse();
+        assertThat(reader.acceptedUntil()).isBefore(Instant.now().plusSeconds(700));
     }
 
-    private static String mint(String lines) throws IOException, InterruptedException {
-        ProcessBuilder bash = new ProcessBuilder("bash", "-c", lines + "printf '%s' \"$TOKEN\"\n").redirectErrorStream(true);
+    @Test
+    void anEntryThatIsNotATopicIsRefused() throws Exception {
+        Result refused = run("room\",\"*", "");
+
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.out()).contains("not a topic name or prefix*");
+    }
+
+    private static JwtAuthenticator service(String secret) {
+        return new JwtAuthenticator(JWSAlgorithm.HS256, new ImmutableSecret<>(secret.getBytes(StandardCharsets.UTF_8)), null, null,
+                Duration.ofSeconds(30));
+    }
+
+    private record Result(int exit, String out) {
+    }
+
+    private static Result run(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder bash = new ProcessBuilder(command).redirectErrorStream(true);
         bash.environment().put("EVENTS_AUTH_SECRET", SECRET);
         Process process = bash.start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(out).isZero();
-        return out.trim();
+        return new Result(process.exitValue(), out);
     }
 }
