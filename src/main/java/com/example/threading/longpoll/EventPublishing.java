@@ -83,6 +83,13 @@ final class EventPublishing {
             refuse(response, caller);
             return;
         }
+        // Before any parameter is read: for a form-encoded POST the servlet API would read (and wait for) the body to
+        // find the parameters, holding this thread for as long as a client takes to send it.
+        String contentType = request.getContentType();
+        if (contentType == null || !isJson(contentType)) {
+            refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
+            return;
+        }
         String[] topics = request.getParameterValues("topic");
         String topic;
         try {
@@ -97,11 +104,6 @@ final class EventPublishing {
         AccessDecision allowed = access.authorize(caller.grant(), TopicAccess.Action.PUBLISH, List.of(topic));
         if (!allowed.admitted()) {
             refuse(response, allowed);
-            return;
-        }
-        String contentType = request.getContentType();
-        if (contentType == null || !isJson(contentType)) {
-            refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
             return;
         }
         long declaredLength = request.getContentLengthLong();
