@@ -9,6 +9,7 @@ import com.example.threading.jetty.JettyBundle;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
 import com.example.threading.live.LiveBundle;
 import com.example.threading.longpoll.LongPollBundle;
+import com.example.threading.longpoll.auth.JwtAccessBundle;
 import com.example.threading.longpoll.redis.RedisEventStream;
 import com.example.threading.longpoll.redis.RedisEventStreamBundle;
 import com.example.threading.metrics.PrometheusBundle;
@@ -46,6 +47,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new WorkBundle<>(ThreadingConfiguration::getWork));
         bootstrap.addBundle(new FanoutBundle<>(ThreadingConfiguration::getClient));
         bootstrap.addBundle(new RedisEventStreamBundle());
+        // events.auth.type: jwt — who may read and publish which topic, from a JWT's claims (docs/longpoll-auth.md).
+        bootstrap.addBundle(new JwtAccessBundle());
         bootstrap.addBundle(new LongPollBundle<>(ThreadingConfiguration::getEvents));
         bootstrap.addBundle(new JettyBundle<>(ThreadingConfiguration::getJetty));
         bootstrap.addBundle(new PrometheusBundle());

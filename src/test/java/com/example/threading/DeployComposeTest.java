@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * deploy/ (Redis + two instances + HAProxy) read as text, since no Docker engine runs on the build machines: what the
  * compose file sets is what config.yml reads, HAProxy checks something the instances serve to it, publishing through it
- * is wired to a token, and its connection limit fits the file descriptors it is given. The load tool's topology
+ * and polling through it are wired to a JWT signed with a secret from the environment, and its connection limit fits the
+ * file descriptors it is given. The load tool's topology
  * scenario runs the same files for real, in network namespaces.
  */
 class DeployComposeTest {
@@ -27,7 +28,7 @@ class DeployComposeTest {
     private static final String CONFIG = read(Path.of("config.yml"));
     private static final String HAPROXY = read(DEPLOY.resolve("haproxy.cfg"));
     private static final String COMPOSE_TEXT = read(DEPLOY.resolve("docker-compose.yml"));
-    private static final Pattern CURL_POST = Pattern.compile("curl\\s[^\\n]*(-XPOST|-X POST|--data|-d )[^\\n]*");
+    private static final Pattern CURL = Pattern.compile("curl\\s[^\\n]*");
 
     @Test
     void theInstancesAreBuiltFromTheRepositoryAndSetOnlyVariablesThatConfigYmlReads() throws IOException {
@@ -53,25 +54,29 @@ class DeployComposeTest {
     }
 
     @Test
-    void publishingThroughTheBalancerNeedsATokenTakenFromTheEnvironment() throws IOException {
+    void everyPollAndPublishThroughTheBalancerNeedsAJwtSignedWithASecretFromTheEnvironment() throws IOException {
         JsonNode services = compose().get("services");
         for (String instance : instances(services)) {
-            String token = services.get(instance).get("environment").path("EVENTS_PUBLISH_TOKEN").asText();
+            JsonNode environment = services.get(instance).get("environment");
+            assertThat(environment.path("EVENTS_AUTH").asText()).as(instance).isEqualTo("jwt");
             // ${VAR:?message}: compose refuses to start without it; never a literal secret in the file.
-            assertThat(token).as(instance).startsWith("${EVENTS_PUBLISH_TOKEN:?").endsWith("}");
+            assertThat(environment.path("EVENTS_AUTH_SECRET").asText()).as(instance)
+                    .startsWith("${EVENTS_AUTH_SECRET:?").endsWith("}");
+            assertThat(environment.has("EVENTS_PUBLISH_TOKEN")).as("%s: not used with jwt", instance).isFalse();
         }
-        List<String> posts = curlPosts(COMPOSE_TEXT);
-        assertThat(posts).as("the compose file's example publish").isNotEmpty();
-        assertThat(posts).allMatch(line -> line.contains("Authorization: Bearer $EVENTS_PUBLISH_TOKEN"));
+        List<String> calls = curlsToEvents(COMPOSE_TEXT);
+        assertThat(calls).as("the compose file's example publish and poll").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(calls).allMatch(line -> line.contains("Authorization: Bearer $TOKEN"));
     }
 
     @Test
-    void everyDocumentedPublishThroughTheBalancerCarriesTheToken() {
-        List<String> posts = new ArrayList<>();
-        posts.addAll(curlPosts(section(read(Path.of("docs", "operations.md")), "## Deployment")));
-        posts.addAll(curlPosts(section(read(Path.of("docs", "longpoll-redis.md")), "## Docker compose")));
-        assertThat(posts).as("documented publishes through the balancer").isNotEmpty();
-        assertThat(posts).allMatch(line -> line.contains("Authorization: Bearer $EVENTS_PUBLISH_TOKEN"), "carry the token");
+    void everyDocumentedCallToTheEventsThroughTheBalancerCarriesAToken() {
+        List<String> calls = new ArrayList<>();
+        calls.addAll(curlsToEvents(section(read(Path.of("docs", "operations.md")), "## Deployment")));
+        calls.addAll(curlsToEvents(section(read(Path.of("docs", "longpoll-redis.md")), "## Docker compose")));
+        calls.addAll(curlsToEvents(section(read(Path.of("README.md")), "## Deployment")));
+        assertThat(calls).as("documented calls to /events through the balancer").hasSizeGreaterThanOrEqualTo(4);
+        assertThat(calls).allMatch(line -> line.contains("Authorization: Bearer $TOKEN"), "carry the token");
     }
 
     @Test
@@ -121,15 +126,16 @@ class DeployComposeTest {
         return instances;
     }
 
-    private static List<String> curlPosts(String text) {
-        List<String> posts = new ArrayList<>();
-        Matcher post = CURL_POST.matcher(text);
-        while (post.find()) {
-            if (post.group().contains("/events")) {
-                posts.add(post.group());
+    /** Every {@code curl} line that calls {@code /events} (a publish or a poll). */
+    private static List<String> curlsToEvents(String text) {
+        List<String> calls = new ArrayList<>();
+        Matcher curl = CURL.matcher(text);
+        while (curl.find()) {
+            if (curl.group().contains("/events")) {
+                calls.add(curl.group());
             }
         }
-        return posts;
+        return calls;
     }
 
     /** The Markdown section that starts with the heading line {@code heading}, up to the next heading of its level. */

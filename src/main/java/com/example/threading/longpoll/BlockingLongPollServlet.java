@@ -18,17 +18,20 @@ final class BlockingLongPollServlet extends HttpServlet {
 
     private final transient BlockingWaits waits;
     private final transient JsonResponses json;
-    private final transient PollLimits limits;
+    private final transient AccessGate access;
     private final long retryAfterSeconds;
     private final transient ShutdownSpread shutdownSpread;
     private final transient Meter turnedAway;
 
-    /** Answers 503 with {@code retryAfterSeconds} when full, and with {@code shutdownSpread}'s headers while stopping. */
-    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, PollLimits limits, long retryAfterSeconds,
+    /**
+     * Admits waits through {@code access} (who may read which topic, the query's limits); answers 503 with
+     * {@code retryAfterSeconds} when full, and with {@code shutdownSpread}'s headers while stopping.
+     */
+    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, AccessGate access, long retryAfterSeconds,
                             ShutdownSpread shutdownSpread, Meter turnedAway) {
         this.waits = waits;
         this.json = json;
-        this.limits = limits;
+        this.access = access;
         this.retryAfterSeconds = retryAfterSeconds;
         this.shutdownSpread = shutdownSpread;
         this.turnedAway = turnedAway;
@@ -41,7 +44,7 @@ final class BlockingLongPollServlet extends HttpServlet {
             json.writeError(response, 405, request.getMethod() + " is not supported on /events/blocking");
             return;
         }
-        PollParameters parameters = limits.parseOrReject(request, response);
+        PollParameters parameters = access.admitPoll(request, response);
         if (parameters == null) {
             return;
         }

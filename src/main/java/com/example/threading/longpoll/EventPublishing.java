@@ -8,12 +8,14 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * {@code POST /events[?topic=T]}: checks who may publish ({@link PublishAccess}), the topic's name, the media type
+ * {@code POST /events[?topic=T]}: checks who is publishing and whether they may publish on the topic
+ * ({@link AccessGate}; by default {@link PublishAccess}), the topic's name, the media type
  * and the declared size from the request head alone, and that the hub holds the topic or may create it
  * ({@code events.maxTopics}; else {@code 503}), then reads the body without blocking ({@link NonBlockingBody}, with a deadline of its
  * own), parses it as JSON and hands it to the {@link EventSink}; the answer is written from the sink's stage
@@ -38,7 +40,7 @@ final class EventPublishing {
     private final ObjectReader reader;
     private final JsonResponses json;
     private final long maxBytes;
-    private final PublishAccess access;
+    private final AccessGate access;
     private final long bodyReadTimeoutMs;
     private final long publishTimeoutMs;
     private final long retryAfterSeconds;
@@ -49,7 +51,7 @@ final class EventPublishing {
     private final AtomicInteger inFlight = new AtomicInteger();
 
     EventPublishing(EventSink sink, Predicate<String> admitTopic, ObjectMapper mapper, JsonResponses json, long maxBytes,
-                    PublishAccess access, int maxInFlight, long bodyReadTimeoutMs, long publishTimeoutMs,
+                    AccessGate access, int maxInFlight, long bodyReadTimeoutMs, long publishTimeoutMs,
                     long retryAfterSeconds, PublishMetrics metrics) {
         this.sink = sink;
         this.admitTopic = admitTopic;
@@ -76,22 +78,17 @@ final class EventPublishing {
 
     /** Checks the request head on the calling (container) thread, then reads, parses and publishes without waiting. */
     void publish(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        boolean forwarded = request.getHeader("Forwarded") != null || request.getHeader("X-Forwarded-For") != null;
-        switch (access.check(request.getHeader("Authorization"), request.getRemoteAddr(), forwarded)) {
-            case BAD_TOKEN -> {
-                response.setHeader("WWW-Authenticate", "Bearer realm=\"events\"");
-                refuse(response, 401, "a valid bearer token is required to publish (Authorization: Bearer <token>)");
-                return;
-            }
-            case NOT_LOCAL -> {
-                refuse(response, 403, "publishing is open to clients on this machine only, because no publish token is"
-                        + " set: set EVENTS_PUBLISH_TOKEN (events.publishToken) on the server and send"
-                        + " Authorization: Bearer <token>");
-                return;
-            }
-            case ALLOWED -> {
-                // go on
-            }
+        AccessDecision caller = access.authenticate(request, TopicAccess.Action.PUBLISH);
+        if (!caller.admitted()) {
+            refuse(response, caller);
+            return;
+        }
+        // Before any parameter is read: for a form-encoded POST the servlet API would read (and wait for) the body to
+        // find the parameters, holding this thread for as long as a client takes to send it.
+        String contentType = request.getContentType();
+        if (contentType == null || !isJson(contentType)) {
+            refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
+            return;
         }
         String[] topics = request.getParameterValues("topic");
         String topic;
@@ -104,9 +101,9 @@ final class EventPublishing {
             refuse(response, 400, e.getMessage());
             return;
         }
-        String contentType = request.getContentType();
-        if (contentType == null || !isJson(contentType)) {
-            refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
+        AccessDecision allowed = access.authorize(caller.grant(), TopicAccess.Action.PUBLISH, List.of(topic));
+        if (!allowed.admitted()) {
+            refuse(response, allowed);
             return;
         }
         long declaredLength = request.getContentLengthLong();
@@ -182,6 +179,15 @@ final class EventPublishing {
      * Answers from the request head, on the calling container thread, without reading the body: the connection is
      * closed after the answer, so the unread body need not be received at all.
      */
+    private void refuse(HttpServletResponse response, AccessDecision refusal) throws IOException {
+        if (refusal.status() < 500) {
+            metrics.refused.mark();
+        }
+        response.setHeader("Connection", CLOSE);
+        access.answer(response, refusal);
+    }
+
+    /** As {@link #refuse(HttpServletResponse, AccessDecision)}, for the refusals of this class. */
     private void refuse(HttpServletResponse response, int status, String message) throws IOException {
         metrics.refused.mark();
         response.setHeader("Connection", CLOSE);

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and
- * capacity, and the event stream ({@code events.stream}).
+ * capacity, who may read and publish which topic ({@code events.auth}), and the event stream ({@code events.stream}).
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
  * LongPollBundle#run} on that same thread.
@@ -38,8 +38,9 @@ public final class EventsConfiguration {
     private DataSize maxEventSize = DataSize.kibibytes(4);
 
     /**
-     * Bearer token required by {@code POST /events}; absent or blank means only clients on this machine (loopback,
-     * not forwarded by a proxy) may publish. Set it from the environment.
+     * Bearer token required by {@code POST /events} under {@code auth.type: open}; absent or blank means only clients
+     * on this machine (loopback, not forwarded by a proxy) may publish. Set it from the environment. Another
+     * {@code auth} type decides publishing itself and ignores it.
      */
     @JsonProperty
     private String publishToken;
@@ -148,6 +149,15 @@ public final class EventsConfiguration {
     @JsonProperty
     private EventStreamFactory stream = new InProcessStreamFactory();
 
+    /**
+     * Who may read and publish which topic: {@code open} (default: polls open, publishing under {@code publishToken})
+     * or e.g. {@code jwt} (the topics per action listed in a token's claims).
+     */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private TopicAccessFactory auth = new OpenAccessFactory();
+
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
     @ValidationMethod(message = "defaultTimeout must not exceed maxTimeout")
@@ -230,6 +240,11 @@ public final class EventsConfiguration {
 
     Duration getShutdownSpread() {
         return shutdownSpread;
+    }
+
+    /** The {@code events.auth} section: who may read and publish which topic ({@code type}: open, or e.g. jwt). */
+    public TopicAccessFactory getAuth() {
+        return auth;
     }
 
     /** The {@code events.stream} section: which event stream to build ({@code type}: in-process, or e.g. redis). */

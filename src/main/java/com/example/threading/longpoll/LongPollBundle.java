@@ -7,6 +7,7 @@ import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
 import jakarta.servlet.ServletRegistration;
+import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The long-poll pattern as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by
- * default), hub, ticker, the servlets at {@code /events} and {@code /events/blocking} on the application port, metrics
- * {@code events.*} and the shutdown hook.
+ * default), hub, ticker, the servlets at {@code /events} and {@code /events/blocking} on the application port behind
+ * the access policy {@code events.auth} names (open by default), metrics {@code events.*} and the shutdown hook.
  * <pre>{@code
  * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
  * }</pre>
@@ -109,10 +110,9 @@ public final class LongPollBundle<C extends Configuration> implements Configured
 
         PollLimits limits = new PollLimits(configuration.getDefaultTimeout().toSeconds(),
                 configuration.getMaxTimeout().toSeconds(), configuration.getMaxTopicsPerPoll(), json);
-        PublishAccess access = new PublishAccess(configuration.getPublishToken());
-        if (!access.requiresToken()) {
-            LOG.info("No events.publishToken (EVENTS_PUBLISH_TOKEN) is set: POST {} accepts clients on this machine only", PATH);
-        }
+        // Who may read and publish which topic (events.auth): asked by both servlets and publishing, before the hub.
+        AccessGate access = new AccessGate(configuration.getAuth().build(environment, configuration.getPublishToken()),
+                limits, configuration.getRetryAfter().toSeconds(), metrics, Clock.systemUTC());
         EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, environment.getObjectMapper(), json,
                 configuration.getMaxEventSize().toBytes(), access, configuration.getMaxPublishing(),
                 configuration.getBodyReadTimeout().toMilliseconds(),
@@ -122,12 +122,12 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         metrics.register("events.publish.in-flight", (Gauge<Integer>) publishing::inFlight);
 
         ServletRegistration.Dynamic async = environment.servlets()
-                .addServlet("events", new LongPollServlet(hub, publishing, json, limits,
+                .addServlet("events", new LongPollServlet(hub, publishing, json, access,
                         new AsyncDelivery.Wire(json, configuration.getRetryAfter().toSeconds(), hubMetrics.disconnects)));
         async.setAsyncSupported(true);
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
-                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, limits,
+                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, access,
                         configuration.getRetryAfter().toSeconds(), shutdownSpread, hubMetrics.shutdownTurnedAway));
         blocking.addMapping(BLOCKING_PATH);
     }

@@ -9,6 +9,7 @@ import java.io.IOException;
 /**
  * {@code GET /events?[topic=T[:N]...]&after=<id>&timeout=<s>}: the request is put in async mode and parked in the
  * hub, on each topic it asks for, so no thread waits for the event; {@code POST /events?topic=T} publishes one. Mounted with {@code asyncSupported=true}.
+ * A poll refused by {@link AccessGate} (who may read which topic) is answered before it reaches the hub.
  *
  * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
  */
@@ -17,15 +18,18 @@ final class LongPollServlet extends HttpServlet {
     private final transient EventHub hub;
     private final transient EventPublishing publishing;
     private final transient JsonResponses json;
-    private final transient PollLimits limits;
+    private final transient AccessGate access;
     private final transient AsyncDelivery.Wire wire;
 
-    /** Polls park in {@code hub} and are answered as {@code wire} says; POSTs go to {@code publishing}. */
-    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, PollLimits limits, AsyncDelivery.Wire wire) {
+    /**
+     * Polls pass {@code access} (who may read which topic, and the query's limits) before they reach {@code hub}, and
+     * are answered as {@code wire} says; POSTs go to {@code publishing}.
+     */
+    LongPollServlet(EventHub hub, EventPublishing publishing, JsonResponses json, AccessGate access, AsyncDelivery.Wire wire) {
         this.hub = hub;
         this.publishing = publishing;
         this.json = json;
-        this.limits = limits;
+        this.access = access;
         this.wire = wire;
     }
 
@@ -44,7 +48,7 @@ final class LongPollServlet extends HttpServlet {
     }
 
     private void poll(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        PollParameters parameters = limits.parseOrReject(request, response);
+        PollParameters parameters = access.admitPoll(request, response);
         if (parameters == null) {
             return;
         }

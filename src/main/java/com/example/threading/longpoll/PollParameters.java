@@ -30,6 +30,16 @@ record PollParameters(List<TopicCursor> topics, long timeoutMs) {
         return topics.get(0).after();
     }
 
+    /** The names of the topics asked, in the order asked. */
+    List<String> topicNames() {
+        return topics.stream().map(TopicCursor::topic).toList();
+    }
+
+    /** These parameters with a wait of at most {@code maxMs} (e.g. until the caller's credentials end). */
+    PollParameters waitingAtMost(long maxMs) {
+        return maxMs >= timeoutMs ? this : new PollParameters(topics, maxMs);
+    }
+
     /** Parses and checks the query; throws {@link IllegalArgumentException} with a message fit for a 400. */
     static PollParameters parse(HttpServletRequest request, long defaultTimeoutSeconds, long maxTimeoutSeconds, int maxTopics) {
         return parse(request.getParameterValues("topic"), request.getParameter("after"), request.getParameter("epoch"),

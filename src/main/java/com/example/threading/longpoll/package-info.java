@@ -5,14 +5,17 @@
  * blocking twin for comparison, where each waiting client holds a Jetty worker. Answers: 200 with
  * {@link com.example.threading.longpoll.EventBatch} ({@code events}, {@code missed}, {@code lastId}), 204 at
  * the poll's timeout, 503 with {@code Retry-After} when the hub is full or the server is stopping, JSON 400
- * for a bad query.
+ * for a bad query, and 401/403 from the access policy ({@code events.auth}) before anything else happens.
  *
  * <p>Threads:
  * <ul>
- *   <li>Jetty workers run {@link com.example.threading.longpoll.LongPollServlet}: parse, start async mode,
+ *   <li>Jetty workers run {@link com.example.threading.longpoll.LongPollServlet}: ask the access policy
+ *       ({@link com.example.threading.longpoll.AccessGate}, {@link com.example.threading.longpoll.TopicAccess}: who is
+ *       calling, then whether it may read every topic asked), parse, start async mode,
  *       {@link com.example.threading.longpoll.EventHub#poll} parks the poll (or answers it at once when the
  *       cursor already has news) and the worker returns.</li>
- *   <li>{@code POST /events}: a Jetty worker checks the head ({@link com.example.threading.longpoll.PublishAccess},
+ *   <li>{@code POST /events}: a Jetty worker checks the head (the access policy; by default
+ *       {@link com.example.threading.longpoll.PublishAccess},
  *       type, length), starts async mode and registers a {@link com.example.threading.longpoll.NonBlockingBody}
  *       ({@code ReadListener}) and returns; Jetty's threads run its read callbacks as bytes arrive, and the JDK's
  *       delay scheduler fires the body deadline. No thread waits for a slow client.</li>
@@ -56,6 +59,9 @@
  * {@link com.example.threading.longpoll.EventSink}, {@link com.example.threading.longpoll.EventArchive} (cursors the
  * ring cannot answer) and {@link com.example.threading.longpoll.TickGate} (one ticker per cluster); in-process is
  * built in, the hub, history and servlets stay as they are for any other. The sub-package {@code longpoll.redis}
- * adds {@code redis} (Redis Streams, {@code docs/longpoll-redis.md}); this package compiles without it.
+ * adds {@code redis} (Redis Streams, {@code docs/longpoll-redis.md}); this package compiles without it. Access is the
+ * same kind of seam: {@code events.auth.type} names a {@link com.example.threading.longpoll.TopicAccessFactory};
+ * {@code open} is built in, the sub-package {@code longpoll.auth} adds {@code jwt} (topics per action from a JWT's
+ * claims, {@code docs/longpoll-auth.md}).
  */
 package com.example.threading.longpoll;

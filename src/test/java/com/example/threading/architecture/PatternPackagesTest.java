@@ -31,7 +31,7 @@ class PatternPackagesTest {
 
     static final String ROOT = "com.example.threading";
     /** Each pattern's package; a sub-package ({@code parent.child}) builds on its parent. */
-    static final List<String> PATTERNS = List.of("work", "client", "longpoll", "longpoll.redis", "jetty", "jetty.virtual", "admission");
+    static final List<String> PATTERNS = List.of("work", "client", "longpoll", "longpoll.redis", "longpoll.auth", "jetty", "jetty.virtual", "admission");
     /** Shared by the application, never by a pattern. */
     static final List<String> INFRASTRUCTURE = List.of("errors", "metrics", "health", "live");
     /** Helpers any pattern may use; copied with each pattern that uses it. */

@@ -15,7 +15,8 @@ import net.jqwik.api.Tuple;
 
 /**
  * The generators of the fuzz suite: every endpoint of the service with every parameter it reads (from
- * {@code WorkBundle}, {@code FanoutBundle}, {@code LongPollBundle} and the admin port), values at and around every bound
+ * {@code WorkBundle}, {@code FanoutBundle}, {@code LongPollBundle} and its access policy, and the admin port), values at
+ * and around every bound
  * and hostile ones (huge, negative, not numbers, Unicode, NUL, invalid UTF-8, repeated), random methods, content
  * types, headers and bodies (truncated, chunked, oversized, invalid UTF-8, deeply nested JSON).
  *
@@ -83,20 +84,59 @@ final class FuzzInputs {
                 });
     }
 
+    /** A poll with any credentials, valid or hostile, in the header, the query, both or neither. */
     static Arbitrary<FuzzRequest> poll() {
+        return poll(authorization(), accessTokens());
+    }
+
+    /** A poll with the {@code Authorization} header {@code line} and no {@code access_token}: its query is what varies. */
+    static Arbitrary<FuzzRequest> poll(String line) {
+        return poll(Arbitraries.just(List.of(line)), Arbitraries.just(List.of()));
+    }
+
+    private static Arbitrary<FuzzRequest> poll(Arbitrary<List<String>> authorization, Arbitrary<List<String>> accessTokens) {
         Arbitrary<String> after = Arbitraries.oneOf(bound(0, 1, 1_000_000), Arbitraries.of(HOSTILE));
         Arbitrary<String> timeout = Arbitraries.oneOf(bound(0, 1, MAX_POLL_SECONDS), Arbitraries.of(HOSTILE));
         return Combinators.combine(Arbitraries.of("/events", "/events/blocking"), method(), after.optional(),
-                        epoch().optional(), timeout.optional(), topics(), extraHeaders())
-                .as((path, method, since, epoch, wait, topics, headers) -> {
+                        epoch().optional(), timeout.optional(), topics(), Combinators.combine(extraHeaders(), authorization)
+                                .as(FuzzInputs::concat), accessTokens)
+                .as((path, method, since, epoch, wait, topics, headers, tokens) -> {
                     List<String> pairs = new ArrayList<>();
                     topics.forEach(topic -> pairs.add(pair("topic", topic)));
                     since.ifPresent(value -> pairs.add(pair("after", value)));
                     epoch.ifPresent(value -> pairs.add(pair("epoch", value)));
                     // A poll without timeout waits the configured default (2 s); one with a valid one at most 3 s.
                     wait.ifPresent(value -> pairs.add(pair("timeout", value)));
+                    tokens.forEach(value -> pairs.add(pair("access_token", value)));
                     return request("GET " + path, false, method, path + joined(pairs), headers, new byte[0], Framing.NONE);
                 });
+    }
+
+    /**
+     * {@code Authorization} header lines: none (often), one bearer token (valid or hostile, {@link FuzzTokens}), another
+     * scheme, a scheme without a token, or two headers at once.
+     */
+    static Arbitrary<List<String>> authorization() {
+        Arbitrary<String> token = Arbitraries.of(FuzzTokens.TOKENS);
+        Arbitrary<String> line = Arbitraries.oneOf(token.map(t -> "Authorization: Bearer " + t),
+                token.map(t -> "Authorization: bearer  " + t + " "), Arbitraries.of("Authorization: Bearer", "Authorization: Bearer ",
+                        "Authorization: Basic Zm9vOmJhcg==", "Authorization: Bearer " + TOKEN, "Authorization: " + "x".repeat(3_000),
+                        "Authorization: Bearer \u0000", "Authorization: Bearer a b c"));
+        return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(List.<String>of())), Tuple.of(4, line.list().ofSize(1)),
+                Tuple.of(1, line.list().ofSize(2)));
+    }
+
+    /** {@code access_token} values of a poll: none (mostly), one (a token or a hostile string), or two. */
+    static Arbitrary<List<String>> accessTokens() {
+        Arbitrary<String> value = Arbitraries.oneOf(Arbitraries.of(FuzzTokens.TOKENS), Arbitraries.of(HOSTILE));
+        return Arbitraries.frequencyOf(Tuple.of(5, Arbitraries.just(List.<String>of())), Tuple.of(3, value.list().ofSize(1)),
+                Tuple.of(1, value.list().ofSize(2)));
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     /** An {@code epoch} value: well-formed ones (of no history the service holds) and hostile ones. */
@@ -112,7 +152,9 @@ final class FuzzInputs {
                 "Content-Type: application/json; charset=koi8-r", "Content-Type: multipart/form-data; boundary=x", "");
         Arbitrary<String> authorization = Arbitraries.of("Authorization: Bearer " + TOKEN, "Authorization: Bearer " + TOKEN,
                 "Authorization: Bearer wrong", "Authorization: Basic Zm9vOmJhcg==", "Authorization: Bearer",
-                "Authorization: " + "x".repeat(3_000), "");
+                "Authorization: " + "x".repeat(3_000), "", "Authorization: Bearer " + FuzzTokens.EVERY_TOPIC,
+                "Authorization: Bearer " + FuzzTokens.ROOM_1, "Authorization: Bearer " + FuzzTokens.UNSIGNED,
+                "Authorization: Bearer " + FuzzTokens.EXPIRED);
         return Combinators.combine(Arbitraries.of("POST", "POST", "POST", "PUT", "PATCH"), contentType, authorization,
                         body(), Arbitraries.of(Framing.class), topics().filter(topics -> topics.size() <= 2), extraHeaders())
                 .as((method, type, auth, body, framing, topics, headers) -> {

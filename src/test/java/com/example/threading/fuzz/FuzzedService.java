@@ -14,6 +14,7 @@ import io.dropwizard.testing.DropwizardTestSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -28,7 +29,8 @@ import org.eclipse.jetty.server.Server;
 /**
  * The real service the fuzz runs against: {@code config.yml} on loopback and random ports, with short long-poll
  * bounds (default wait 2 s, at most {@value FuzzInputs#MAX_POLL_SECONDS} s, a tick every second) so that every bound
- * can be reached within the run, and a publish token so that 401 is reached too. Knows how to send one
+ * can be reached within the run, and a publish token so that 401 is reached too ({@link AuthFuzzTest} adds JWT access
+ * on top). Knows how to send one
  * {@link FuzzRequest} and what "quiet" means afterwards.
  *
  * <p>Thread-safety: {@link #send} may be called from many threads at once (one connection each); start, stop and
@@ -47,16 +49,22 @@ final class FuzzedService {
     /** When, into a stop, the server is dumped in case the stop hangs: one second before the grace period ends. */
     private static final long DUMP_INTO_STOP_MS = GRACE_PERIOD_MS - 1_000;
 
-    private final DropwizardTestSupport<ThreadingConfiguration> support = new DropwizardTestSupport<>(
-            ThreadingApplication.class, "config.yml",
-            ConfigOverride.randomPorts(),
-            ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
-            ConfigOverride.config("events.tickPeriod", "1s"),
-            ConfigOverride.config("events.defaultTimeout", "2s"),
-            ConfigOverride.config("events.maxTimeout", FuzzInputs.MAX_POLL_SECONDS + "s"),
-            ConfigOverride.config("events.publishToken", FuzzInputs.TOKEN),
-            ConfigOverride.config("server.shutdownGracePeriod", GRACE_PERIOD_MS + "ms"));
+    private final DropwizardTestSupport<ThreadingConfiguration> support;
     private final LoopbackHttp http = new LoopbackHttp();
+
+    /** The service as described above, with {@code more} settings (e.g. another {@code events.auth}). */
+    FuzzedService(ConfigOverride... more) {
+        List<ConfigOverride> overrides = new ArrayList<>(List.of(
+                ConfigOverride.randomPorts(),
+                ConfigOverride.config("server.applicationConnectors[0].bindHost", "127.0.0.1"),
+                ConfigOverride.config("events.tickPeriod", "1s"),
+                ConfigOverride.config("events.defaultTimeout", "2s"),
+                ConfigOverride.config("events.maxTimeout", FuzzInputs.MAX_POLL_SECONDS + "s"),
+                ConfigOverride.config("events.publishToken", FuzzInputs.TOKEN),
+                ConfigOverride.config("server.shutdownGracePeriod", GRACE_PERIOD_MS + "ms")));
+        overrides.addAll(List.of(more));
+        support = new DropwizardTestSupport<>(ThreadingApplication.class, "config.yml", overrides.toArray(ConfigOverride[]::new));
+    }
 
     /** Starts the service. */
     void start() throws Exception {

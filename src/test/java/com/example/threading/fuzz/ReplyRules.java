@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * What every answer of the service must be, whatever was asked: never a 5xx but a 503 from a documented limit (with
  * {@code Retry-After}), a 505 for an HTTP version the server does not speak, or the 501 of {@code /work/virtual} on
- * a JDK without virtual threads; every 4xx and 5xx the one
+ * a JDK without virtual threads; every 401 with its {@code WWW-Authenticate} challenge; every 4xx and 5xx the one
  * JSON error body {@code {"code":N,"message":"…"}} with {@code Content-Type: application/json} and {@code code}
  * equal to the status; no {@code Server} header. {@code /healthcheck}'s 500 (a check is unhealthy) is documented and
  * carries the checks, not an error body.
@@ -43,6 +43,9 @@ final class ReplyRules {
         }
         if (status == 503 && reply.header("Retry-After") == null) {
             broken.add("503 without Retry-After");
+        }
+        if (status == 401 && reply.header("WWW-Authenticate") == null) {
+            broken.add("401 without WWW-Authenticate");
         }
         if (status >= 400 && !healthReport) {
             String type = reply.header("Content-Type");

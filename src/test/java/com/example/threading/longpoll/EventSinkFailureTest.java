@@ -10,6 +10,7 @@ import io.dropwizard.jackson.Jackson;
 import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
 import java.net.http.HttpRequest;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,7 +54,9 @@ class EventSinkFailureTest {
         JsonResponses json = new JsonResponses(mapper);
         EventHub hub = Hubs.hub(16, 100, Runnable::run, json, new LongPollMetrics(metrics), null, System::nanoTime);
         EventSink sink = (topic, data) -> behaviour.apply(data);
-        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, mapper, json, 4096, new PublishAccess(null), 64,
+        AccessGate access = new AccessGate(new OpenTopicAccess(new PublishAccess(null)), new PollLimits(5, 10, 4, json), 1,
+                metrics, Clock.systemUTC());
+        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, mapper, json, 4096, access, 64,
                 5000, publishTimeoutMs, 1, new PublishMetrics(metrics));
         QueuedThreadPool pool = new QueuedThreadPool(JETTY_THREADS, 4);
         server = new Server(pool);
@@ -61,7 +64,7 @@ class EventSinkFailureTest {
         connector.setHost("127.0.0.1");
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
-        ServletHolder servlet = new ServletHolder(new LongPollServlet(hub, publishing, json, new PollLimits(5, 10, 4, json),
+        ServletHolder servlet = new ServletHolder(new LongPollServlet(hub, publishing, json, access,
                 new AsyncDelivery.Wire(json, 1, new Meter())));
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, "/events");

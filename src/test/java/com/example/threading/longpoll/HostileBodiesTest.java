@@ -129,6 +129,9 @@ class HostileBodiesTest {
                 {"413", publishHead(1_000_000, "Authorization: Bearer " + TOKEN)},
                 {"415", RawHttpConnection.requestHead("POST", "/events", "Authorization: Bearer " + TOKEN,
                         "Content-Type: text/plain", "Content-Length: 100")},
+                // A form's parameters live in its body: reading ?topic= must not make the server wait for that body.
+                {"415", RawHttpConnection.requestHead("POST", "/events?topic=room-1", "Authorization: Bearer " + TOKEN,
+                        "Content-Type: application/x-www-form-urlencoded", "Content-Length: 100")},
         };
         for (String[] refusal : cases) {
             try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {

@@ -37,7 +37,7 @@ import org.HdrHistogram.Histogram;
  * The traffic a deployment carries while faults hit it, sent to its entry points (the balancer, or the instances
  * directly for comparison), as its clients would behave:
  * <ul>
- *   <li>a publisher POSTs {@code {"seq":n}} at a fixed rate (open model), with the bearer token; a refused or failed
+ *   <li>a publisher POSTs {@code {"seq":n}} at a fixed rate (open model), with the bearer token (also on every poll); a refused or failed
  *   publish is retried after its {@code Retry-After} (else 500 ms) until it is accepted or too old;</li>
  *   <li>followers long-poll, each keeping its cursor ({@code lastId}); a failed poll is repeated with the same cursor
  *   (after {@code Retry-After}, else 200 ms); each follower's {@link DeliveryLedger} counts lost, duplicated and
@@ -56,7 +56,7 @@ import org.HdrHistogram.Histogram;
 public final class TopologyTraffic {
 
     /** Where the traffic goes and how much of it. */
-    public record Plan(List<URI> entries, Optional<String> publishToken, int followers, double publishesPerSecond,
+    public record Plan(List<URI> entries, Optional<String> token, int followers, double publishesPerSecond,
                        double workPerSecond, int pollTimeoutSeconds) {
     }
 
@@ -257,8 +257,10 @@ public final class TopologyTraffic {
                 if (endedAt != Long.MAX_VALUE && (cursor >= newestPublished.get() || System.nanoTime() - endedAt > drainNanos)) {
                     return;
                 }
-                HttpRequest poll = HttpRequest.newBuilder(entry().resolve("/events?after=" + cursor + "&timeout=" + plan.pollTimeoutSeconds()))
-                        .timeout(REQUEST_TIMEOUT.plusSeconds(plan.pollTimeoutSeconds())).GET().build();
+                HttpRequest.Builder builder = HttpRequest.newBuilder(entry().resolve("/events?after=" + cursor + "&timeout=" + plan.pollTimeoutSeconds()))
+                        .timeout(REQUEST_TIMEOUT.plusSeconds(plan.pollTimeoutSeconds())).GET();
+                plan.token().ifPresent(token -> builder.header("Authorization", "Bearer " + token));
+                HttpRequest poll = builder.build();
                 long pauseMs = 0;
                 try {
                     HttpResponse<String> answer = client.send(poll, HttpResponse.BodyHandlers.ofString());
@@ -299,7 +301,7 @@ public final class TopologyTraffic {
         private HttpRequest publish(URI entry, String json) {
             HttpRequest.Builder request = HttpRequest.newBuilder(entry.resolve("/events")).timeout(REQUEST_TIMEOUT)
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
-            plan.publishToken().ifPresent(token -> request.header("Authorization", "Bearer " + token));
+            plan.token().ifPresent(token -> request.header("Authorization", "Bearer " + token));
             return request.build();
         }
 

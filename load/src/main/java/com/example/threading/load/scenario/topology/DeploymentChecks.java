@@ -17,8 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The deployment checked against its documentation before any load: what a new user would try first. Publishing
- * through the balancer with the token works and without it is refused; the event can be polled through the balancer;
+ * The deployment checked against its documentation before any load: what a new user would try first. Publishing and
+ * polling through the balancer need a JWT (without one: 401; with one for another topic: 403); with one, the event
+ * published can be polled back through the balancer;
  * each instance is ready on its application port and its admin port is not reachable from another host; HAProxy
  * started without a file-descriptor warning and has every instance in rotation after a passed check.
  */
@@ -30,22 +31,34 @@ final class DeploymentChecks {
     private DeploymentChecks() {
     }
 
-    /** Runs every check against the started {@code topology}, whose instances expect {@code token}. */
-    static List<DeploymentCheck> run(Topology topology, String token) throws IOException, InterruptedException {
+    /** Runs every check against the started {@code topology}, whose instances verify tokens signed by {@code tokens}. */
+    static List<DeploymentCheck> run(Topology topology, EventTokens tokens) throws IOException, InterruptedException {
         List<DeploymentCheck> checks = new ArrayList<>();
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         URI events = topology.balancerUri().resolve("/events");
+        String token = tokens.everyTopic(Duration.ofMinutes(10));
+        String otherTopic = tokens.mint(List.of("another-topic"), List.of("another-topic"), Duration.ofMinutes(10));
 
         HttpResponse<String> anonymous = send(client, post(events, "{\"check\":\"no token\"}").build());
         checks.add(new DeploymentCheck("publish through the balancer without the token", "401", Integer.toString(anonymous.statusCode()),
                 anonymous.statusCode() == 401));
+
+        HttpResponse<String> wrongTopic = send(client, post(events, "{\"check\":\"other topic\"}")
+                .header("Authorization", "Bearer " + otherTopic).build());
+        checks.add(new DeploymentCheck("publish through the balancer with a token for another topic", "403",
+                Integer.toString(wrongTopic.statusCode()), wrongTopic.statusCode() == 403));
 
         HttpResponse<String> published = send(client, post(events, "{\"check\":\"token\"}").header("Authorization", "Bearer " + token).build());
         long id = published.statusCode() == 200 ? JSON.readTree(published.body()).path("id").asLong(-1) : -1;
         checks.add(new DeploymentCheck("publish through the balancer with the token", "200 with an id",
                 published.statusCode() + (id >= 0 ? " with id " + id : ""), id >= 0));
 
-        HttpResponse<String> polled = send(client, HttpRequest.newBuilder(events.resolve("/events?after=" + (id - 1) + "&timeout=5"))
+        URI poll = events.resolve("/events?after=" + (id - 1) + "&timeout=5");
+        HttpResponse<String> anonymousPoll = send(client, HttpRequest.newBuilder(poll).timeout(TIMEOUT).build());
+        checks.add(new DeploymentCheck("poll through the balancer without a token", "401", Integer.toString(anonymousPoll.statusCode()),
+                anonymousPoll.statusCode() == 401));
+
+        HttpResponse<String> polled = send(client, HttpRequest.newBuilder(poll).header("Authorization", "Bearer " + token)
                 .timeout(TIMEOUT).build());
         JsonNode first = polled.statusCode() == 200 ? JSON.readTree(polled.body()).path("events").path(0) : JSON.missingNode();
         checks.add(new DeploymentCheck("poll that event through the balancer", "200 with id " + id,

@@ -13,10 +13,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +40,8 @@ import picocli.CommandLine.Option;
 public final class TopologyScenario extends ScenarioCommand {
 
     private static final Duration INSTANCE_START = Duration.ofSeconds(120);
+    /** How long the run's token is valid: far beyond any run. */
+    private static final Duration TOKEN_LIFETIME = Duration.ofHours(24);
     /** Longest wait for the balancer to take a faulted host out, or to bring it back. */
     private static final Duration ROTATION_WAIT = Duration.ofSeconds(60);
 
@@ -116,8 +116,11 @@ public final class TopologyScenario extends ScenarioCommand {
         Path jar = target().serviceJar();
         Path repository = jar.toAbsolutePath().getParent().getParent();
         Path composeFile = compose != null ? compose : repository.resolve("deploy").resolve("docker-compose.yml");
-        String token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16));
-        Map<String, String> shell = Map.of("EVENTS_PUBLISH_TOKEN", token);
+        // The deployment requires a JWT on every poll and publish: a fresh secret per run, and a token that outlives the run
+        // (which --max-duration ends: 15 min by default). A poll waits at most until its token ends, so it must not end first.
+        EventTokens tokens = EventTokens.fresh();
+        String token = tokens.everyTopic(TOKEN_LIFETIME);
+        Map<String, String> shell = Map.of(EventTokens.SECRET_VARIABLE, tokens.secret());
         Topology.Sources sources = new Topology.Sources(composeFile, dockerfile != null ? dockerfile : buildContextDockerfile(composeFile, shell),
                 jar, target().serviceConfig(), target().serviceJava(), shell, target().serviceEnvironment());
         report.configure("service warm-up", serviceWarmUp).configure("followers", followers).configure("publish rate /s", rate).configure("/work rate /s", workRate)
@@ -139,13 +142,14 @@ public final class TopologyScenario extends ScenarioCommand {
             report.summary("The compose file's hosts (" + String.join(", ", names(topology)) + ") run in network namespaces, as the "
                     + "Dockerfile and the compose file start them. First the deployment is checked as documented, then "
                     + followers + " followers long-poll through the balancer keeping their cursors while " + Report.num(rate)
-                    + " events/s are published (with the token, retried after Retry-After) and " + Report.num(workRate)
+                    + " events/s are published (every poll and publish with a JWT for every topic, publishes retried after "
+                    + "Retry-After) and " + Report.num(workRate)
                     + " /work requests/s are sent; two baselines (direct to the instances, through the balancer; in halves, A B B A), then one phase per "
                     + "fault on " + victim + ". Goals: 0 events lost, duplicated or out of order for any follower; a dead or Redis-less "
                     + "instance out of rotation within two check intervals (" + Report.num(2 * interval) + " s) and back within two "
                     + "after it recovers; publishes refused only with 503 + Retry-After while Redis is away; delivery p99 through "
                     + "the balancer at most twice the direct one.");
-            checks = DeploymentChecks.run(topology, token);
+            checks = DeploymentChecks.run(topology, tokens);
             try (RotationWatch watch = watch(topology)) {
                 TopologyTraffic.Plan direct = plan(topology.instances().stream().map(topology::instanceUri).toList(), token);
                 TopologyTraffic.Plan balanced = plan(List.of(topology.balancerUri()), token);

@@ -63,11 +63,11 @@ class ComposeFileTest {
     }
 
     @Test
-    void theDeployedFileNeedsThePublishTokenAndGivesTheBalancerItsFileLimit() throws IOException {
-        assertThatThrownBy(() -> ComposeFile.read(DEPLOYED, Map.of())).hasMessageContaining("EVENTS_PUBLISH_TOKEN");
-        ComposeFile compose = ComposeFile.read(DEPLOYED, Map.of("EVENTS_PUBLISH_TOKEN", "secret"));
+    void theDeployedFileNeedsTheAuthSecretAndGivesTheBalancerItsFileLimit() throws IOException {
+        assertThatThrownBy(() -> ComposeFile.read(DEPLOYED, Map.of())).hasMessageContaining("EVENTS_AUTH_SECRET");
+        ComposeFile compose = ComposeFile.read(DEPLOYED, Map.of("EVENTS_AUTH_SECRET", "secret"));
         assertThat(compose.services()).extracting(ComposeFile.Service::name).containsExactly("redis", "app1", "app2", "lb");
-        assertThat(compose.service("app1").environment()).containsEntry("EVENTS_PUBLISH_TOKEN", "secret")
+        assertThat(compose.service("app1").environment()).containsEntry("EVENTS_AUTH_SECRET", "secret").containsEntry("EVENTS_AUTH", "jwt")
                 .containsEntry("EVENTS_REDIS_URI", "redis://redis:6379");
         assertThat(compose.service("app1").buildContext()).contains(Path.of("..").toAbsolutePath().normalize());
         assertThat(compose.service("lb").nofile()).contains(new ComposeFile.FileLimit(20000, 20000));

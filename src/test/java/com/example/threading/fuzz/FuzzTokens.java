@@ -1,0 +1,38 @@
+package com.example.threading.fuzz;
+
+import com.example.threading.longpoll.auth.Tokens;
+import com.nimbusds.jwt.PlainJWT;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The bearer tokens the fuzz sends, minted once per run for {@link #SECRET} (the secret of {@link AuthFuzzTest}'s
+ * service): valid ones with every topic or one room, and hostile ones (expired, unsigned, signed with another
+ * secret, cut, too long). Their expiry moves with the clock; what the service must answer does not.
+ *
+ * <p>Thread-safety: constants.
+ */
+final class FuzzTokens {
+
+    /** The HMAC secret of the JWT-configured fuzzed service. */
+    static final String SECRET = Tokens.SECRET;
+    /** Subscribes to and publishes on every topic, for an hour. */
+    static final String EVERY_TOPIC = Tokens.hs256(SECRET, Tokens.claims("fuzz", Duration.ofHours(1), List.of("*"), List.of("*")).build());
+    /** Subscribes to room-1 and publishes nowhere: 403 for everything else. */
+    static final String ROOM_1 = Tokens.hs256(SECRET, Tokens.claims("fuzz", Duration.ofHours(1), List.of("room-1"), List.of()).build());
+    /** Expired a minute ago. */
+    static final String EXPIRED = Tokens.hs256(SECRET, Tokens.claims("fuzz", Duration.ofMinutes(-1), List.of("*"), List.of("*")).build());
+    /** {@code "alg": "none"}. */
+    static final String UNSIGNED = new PlainJWT(Tokens.claims("fuzz", Duration.ofHours(1), List.of("*"), List.of("*")).build()).serialize();
+    /** Signed with another secret. */
+    static final String FORGED = Tokens.hs256("not-the-secret-but-long-enough-for-hs256",
+            Tokens.claims("fuzz", Duration.ofHours(1), List.of("*"), List.of("*")).build());
+
+    /** Valid and hostile token texts, for the {@code Authorization} header and {@code access_token}. */
+    static final List<String> TOKENS = List.of(EVERY_TOPIC, EVERY_TOPIC, EVERY_TOPIC, ROOM_1, EXPIRED, UNSIGNED, FORGED,
+            EVERY_TOPIC.substring(0, EVERY_TOPIC.length() - 3), EVERY_TOPIC.replace('.', '~'), EVERY_TOPIC + "." + EVERY_TOPIC,
+            "x".repeat(5_000), "", "a.b.c", "..", "eyJhbGciOiJub25lIn0.e30.", "\u00e9.\u00e9.\u00e9");
+
+    private FuzzTokens() {
+    }
+}
