@@ -2,7 +2,6 @@ package com.example.threading.longpoll;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
@@ -50,19 +49,22 @@ final class EventPublishing {
     private final AtomicInteger bodiesInFlight = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    EventPublishing(EventSink sink, Predicate<String> admitTopic, ObjectMapper mapper, JsonResponses json, long maxBytes,
-                    AccessGate access, int maxInFlight, long bodyReadTimeoutMs, long publishTimeoutMs,
-                    long retryAfterSeconds, PublishMetrics metrics) {
+    /**
+     * Publishes to {@code sink} what {@code access} lets through, within {@code limits}, on topics {@code admitTopic}
+     * takes (false: one topic too many); bodies are parsed with {@code json}'s mapper.
+     */
+    EventPublishing(EventSink sink, Predicate<String> admitTopic, JsonResponses json, AccessGate access, PublishLimits limits,
+                    PublishMetrics metrics) {
         this.sink = sink;
         this.admitTopic = admitTopic;
-        this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        this.reader = json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.json = json;
-        this.maxBytes = maxBytes;
+        this.maxBytes = limits.maxBytes();
         this.access = access;
-        this.maxInFlight = maxInFlight;
-        this.bodyReadTimeoutMs = bodyReadTimeoutMs;
-        this.publishTimeoutMs = publishTimeoutMs;
-        this.retryAfterSeconds = retryAfterSeconds;
+        this.maxInFlight = limits.maxInFlight();
+        this.bodyReadTimeoutMs = limits.bodyReadTimeoutMs();
+        this.publishTimeoutMs = limits.publishTimeoutMs();
+        this.retryAfterSeconds = limits.retryAfterSeconds();
         this.metrics = metrics;
     }
 

@@ -20,6 +20,11 @@ final class JsonResponses {
         this.mapper = mapper;
     }
 
+    /** The application's mapper, for reading JSON. */
+    ObjectMapper mapper() {
+        return mapper;
+    }
+
     /** The JSON bytes of {@code value}. */
     byte[] bytes(Object value) {
         try {

@@ -56,8 +56,8 @@ class EventSinkFailureTest {
         EventSink sink = (topic, data) -> behaviour.apply(data);
         AccessGate access = new AccessGate(new OpenTopicAccess(new PublishAccess(null)), new PollLimits(5, 10, 4, json), 1,
                 metrics, Clock.systemUTC());
-        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, mapper, json, 4096, access, 64,
-                5000, publishTimeoutMs, 1, new PublishMetrics(metrics));
+        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, json, access,
+                new PublishLimits(4096, 64, 5000, publishTimeoutMs, 1), new PublishMetrics(metrics));
         QueuedThreadPool pool = new QueuedThreadPool(JETTY_THREADS, 4);
         server = new Server(pool);
         ServerConnector connector = new ServerConnector(server, 1, 1);
