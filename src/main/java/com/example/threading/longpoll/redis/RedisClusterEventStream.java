@@ -21,8 +21,8 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.cluster.pubsub.api.async.RedisClusterPubSubAsyncCommands;
 import io.lettuce.core.event.connection.ConnectionActivatedEvent;
@@ -33,14 +33,11 @@ import io.lettuce.core.resource.Delay;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -71,8 +68,8 @@ import reactor.core.Disposable;
  *       volatile connections (lettuce connections are thread-safe; null until the reader thread could connect) and
  *       never wait; their stages complete on lettuce I/O threads.</li>
  *   <li>The reader thread: alone calls the subscriber, one event after another; each round it (re)makes the
- *       connections, writing them through volatile fields, and probes the masters, whose answers complete on lettuce
- *       I/O threads into a concurrent map and the volatile master count and down-since time.</li>
+ *       connections, writing them through volatile fields, and probes the masters ({@link MasterProbes}), whose
+ *       answers complete on lettuce I/O threads.</li>
  *   <li>Lettuce's connection events, on lettuce's threads: on a node's reconnection, the node's watched topics are
  *       subscribed again through the reader (asynchronous subscriptions only).</li>
  *   <li>The health check and gauges, on admin threads: read that volatile and concurrent state, each value current, not
@@ -98,13 +95,10 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
     private final ShardedTopicReader reader;
     private final Duration commandTimeout;
     private final String instanceId = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID();
-    /** Masters that did not answer their last probe, and why. */
-    private final Map<String, String> unreachableMasters = new ConcurrentHashMap<>();
-    private volatile int masters;
+    private final MasterProbes probes;
     private volatile StatefulRedisClusterConnection<String, String> commandConnection;
     private volatile StatefulRedisClusterPubSubConnection<String, String> pubSubConnection;
     private volatile String connectProblem = "not connected yet";
-    private volatile Instant downSince = Instant.now();
     private volatile Consumer<Event> subscriber;
     private volatile TickerLease tickerLease;
     private Thread readerThread;
@@ -117,6 +111,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
         this.metrics = new RedisStreamMetrics(registry);
         this.calls = new TopicCalls(keys, mapper, metrics, configuration.getMaxLen(), StreamScripts.PUBLISH_AND_ANNOUNCE);
         this.commandTimeout = Duration.ofMillis(configuration.getCommandTimeout().toMilliseconds());
+        this.probes = new MasterProbes(commandTimeout.toMillis());
         Duration maxDelay = Duration.ofMillis(configuration.getMaxReconnectDelay().toMilliseconds());
         this.resources = DefaultClientResources.builder()
                 .ioThreadPoolSize(2)
@@ -167,9 +162,9 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
         });
         environment.metrics().register("events.redis.reader.lag", (Gauge<Long>) stream.reader.positions()::lag);
         environment.metrics().register("events.redis.reader.topics", (Gauge<Integer>) stream.reader.positions()::watched);
-        environment.metrics().register("events.redis.cluster.masters", (Gauge<Integer>) () -> stream.masters);
+        environment.metrics().register("events.redis.cluster.masters", (Gauge<Integer>) stream.probes::masters);
         environment.metrics().register("events.redis.cluster.masters.unreachable",
-                (Gauge<Integer>) stream.unreachableMasters::size);
+                (Gauge<Integer>) stream.probes::unreachableCount);
         return stream;
     }
 
@@ -273,13 +268,13 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
             return HealthCheck.Result.unhealthy("Redis Cluster at %s: not started", where());
         }
         if (commandConnection == null || pubSubConnection == null) {
-            return HealthCheck.Result.unhealthy("Redis Cluster at %s: %s (since %s)", where(), connectProblem, downSince);
+            return HealthCheck.Result.unhealthy("Redis Cluster at %s: %s (since %s)", where(), connectProblem, probes.downSince());
         }
-        Map<String, String> unreachable = new TreeMap<>(unreachableMasters);
-        int known = masters;
+        Map<String, String> unreachable = probes.unreachable();
+        int known = probes.masters();
         if (known == 0 || unreachable.size() >= known) {
-            return HealthCheck.Result.unhealthy("Redis Cluster at %s: no master answers (since %s): %s", where(), downSince,
-                    unreachable);
+            return HealthCheck.Result.unhealthy("Redis Cluster at %s: no master answers (since %s): %s", where(),
+                    probes.downSince(), unreachable);
         }
         if (!unreachable.isEmpty()) {
             return HealthCheck.Result.healthy("DEGRADED: %d of %d masters unreachable, publishes to their topics answer 503: "
@@ -314,26 +309,6 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
                 return;
             }
         }
-        StatefulRedisClusterConnection<String, String> connection = commandConnection;
-        List<RedisClusterNode> upstreams = connection.getPartitions().stream()
-                .filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty())
-                .toList();
-        masters = upstreams.size();
-        for (RedisClusterNode node : upstreams) {
-            String address = node.getUri().getHost() + ":" + node.getUri().getPort();
-            connection.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort())
-                    .thenCompose(nodeConnection -> nodeConnection.async().ping())
-                    .orTimeout(commandTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .whenComplete((pong, failure) -> {
-                        if (failure == null) {
-                            unreachableMasters.remove(address);
-                        } else if (unreachableMasters.put(address, String.valueOf(failure.getMessage())) == null) {
-                            LOG.warn("Redis Cluster master {} does not answer: {}", address, failure.toString());
-                            if (unreachableMasters.size() >= masters) {
-                                downSince = Instant.now();
-                            }
-                        }
-                    });
-        }
+        probes.probe(commandConnection);
     }
 }
