@@ -150,7 +150,7 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         metrics.register("events.sse.open", (Gauge<Integer>) streams::openCount);
         metrics.register("events.sse.max-streams", (Gauge<Integer>) streams::maxStreams);
         metrics.register("events.sse.unsent-bytes", (Gauge<Long>) streams::unsentBytes);
-        SseStream.Context streamContext = new SseStream.Context(hub, json, streams, new SseMetrics(metrics),
+        SseStream.Context streamContext = new SseStream.Context(hub, json, new SseEventJson(json), streams, new SseMetrics(metrics),
                 sse.getHeartbeat().toMilliseconds());
         ServletRegistration.Dynamic eventStream = environment.servlets().addServlet("events-stream",
                 new SseServlet(streamContext, limits, sse.getMaxUnsentBytes().toBytes(),

@@ -30,7 +30,8 @@ import java.util.function.BooleanSupplier;
 final class SseStream implements Delivery, AsyncListener {
 
     /** Everything a stream needs besides its request: the hub, its frames' JSON, its timing, its registry. */
-    record Context(EventHub hub, JsonResponses json, SseStreams streams, SseMetrics metrics, long heartbeatMs) {
+    record Context(EventHub hub, JsonResponses json, SseEventJson eventJson, SseStreams streams, SseMetrics metrics,
+                   long heartbeatMs) {
     }
 
     private static final byte[] MISSED_DATA = "{\"missed\":true}".getBytes(StandardCharsets.UTF_8);
@@ -249,9 +250,11 @@ final class SseStream implements Delivery, AsyncListener {
         if (missed) {
             frames.add(new SseOutput.Frame(SseFrames.event(SseFrames.id(cursors, epochs), "missed", MISSED_DATA), 0));
         }
-        for (Event event : events) {
+        byte[][] data = with.eventJson().of(answer, events);
+        for (int i = 0; i < data.length; i++) {
+            Event event = events.get(i);
             cursors.put(event.topic(), event.id());
-            frames.add(new SseOutput.Frame(SseFrames.event(SseFrames.id(cursors, epochs), null, with.json().bytes(event)), 1));
+            frames.add(new SseOutput.Frame(SseFrames.event(SseFrames.id(cursors, epochs), null, data[i]), 1));
         }
         cursors.putAll(next);
         return frames.toArray(SseOutput.Frame[]::new);
