@@ -45,6 +45,8 @@ final class SseStream implements Delivery, AsyncListener {
     private final Map<String, String> epochs = new LinkedHashMap<>();
     private final AtomicReference<ParkedPoll> current = new AtomicReference<>();
     private final AtomicBoolean ending = new AtomicBoolean();
+    /** Shed once, also while ending: a stream ending with a last event on a stalled socket must not wait for it. */
+    private final AtomicBoolean shed = new AtomicBoolean();
 
     /** A stream of {@code asked} (topics and cursors) written to {@code output}; {@code jitterMs} spreads its reconnects. */
     SseStream(Context with, SseOutput output, List<TopicCursor> asked, long openedNanos, int jitterMs) {
@@ -147,9 +149,10 @@ final class SseStream implements Delivery, AsyncListener {
         }
     }
 
-    /** Ends a stream whose client does not keep up, at once, without waiting for it; counted once. */
+    /** Ends a stream whose client does not keep up, at once, without waiting for it (also one already ending); counted once. */
     void shed(String reason) {
-        if (ending.compareAndSet(false, true)) {
+        if (shed.compareAndSet(false, true)) {
+            ending.set(true);
             with.metrics().shed.mark();
             withdrawCurrent();
             output.shed(new SseOutput.Frame(finalEvent("shed", reason), 0));
