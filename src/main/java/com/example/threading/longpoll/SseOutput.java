@@ -9,7 +9,12 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
-import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.http2.api.Stream;
+import org.eclipse.jetty.http2.frames.ResetFrame;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * The write side of one Server-Sent Events stream: a queue of frames written by a {@link WriteListener} whenever the
@@ -22,8 +27,9 @@ import org.eclipse.jetty.http.HttpVersion;
  * 12's {@code ServletChannel.abort(Throwable)} on HTTP/1.1 (it completes the request through the output, which waits
  * for the pending write). Over HTTP/1.1 the connection is the stream's alone: closing its {@code EndPoint}
  * ({@code ConnectionMetaData.getConnection().getEndPoint().close(Throwable)}) fails the pending write at once, and
- * Jetty completes the request. Over HTTP/2 the connection carries other streams: {@code ServletChannel.abort} fails
- * this response only.
+ * Jetty completes the request. Over HTTP/2 the connection carries other streams and {@code ServletChannel.abort} waits
+ * the same way: the stream alone is reset ({@code CANCEL_STREAM_ERROR}), found in the connection's session by the
+ * request's id, which Jetty 12 takes from its HTTP/2 stream.
  *
  * <p>Thread-safety: any thread may call any method. The queue, the counts and the writes to the servlet output are
  * guarded by this object's monitor, so a write started by {@link #send} (the hub's dispatcher, a request thread, the
@@ -255,13 +261,18 @@ final class SseOutput implements WriteListener {
     private void abort(Throwable why) {
         try {
             ServletContextRequest request = ServletContextRequest.getServletContextRequest(context.getRequest());
-            HttpVersion version = request.getConnectionMetaData().getHttpVersion();
-            if (version == HttpVersion.HTTP_2 || version == HttpVersion.HTTP_3) {
-                // One stream of a shared connection: fail this response only (Jetty resets the stream).
-                request.getServletChannel().abort(why);
+            Connection connection = request.getConnectionMetaData().getConnection();
+            if (connection instanceof HTTP2Connection http2) {
+                // One stream of a shared connection: reset it alone (a core request's id is its HTTP/2 stream's id).
+                Stream stream = http2.getSession().getStream(Integer.parseInt(request.getId()));
+                if (stream != null) {
+                    stream.reset(new ResetFrame(stream.getId(), ErrorCode.CANCEL_STREAM_ERROR.code), Callback.NOOP);
+                } else {
+                    request.getServletChannel().abort(why); // already gone from the session: fail the response
+                }
             } else {
                 // The connection is this stream's alone, and its pending write can only fail with it.
-                request.getConnectionMetaData().getConnection().getEndPoint().close(why);
+                connection.getEndPoint().close(why);
             }
         } catch (RuntimeException alreadyCompleted) {
             completeQuietly();

@@ -137,8 +137,8 @@ final class SseStream implements Delivery, AsyncListener {
 
     @Override
     public void abandon() {
-        ending.set(true);
         output.close();
+        released();
     }
 
     /** Ends the stream after its lifetime: {@code event: reconnect}; the client comes back with its Last-Event-ID. */
@@ -161,13 +161,11 @@ final class SseStream implements Delivery, AsyncListener {
 
     @Override
     public void onComplete(AsyncEvent event) {
-        ending.set(true);
-        withdrawCurrent();
+        released();
         ParkedPoll poll = current.get();
         if (poll != null) {
             poll.completed();
         }
-        with.streams().closed(this);
     }
 
     @Override
@@ -176,8 +174,9 @@ final class SseStream implements Delivery, AsyncListener {
         if (poll != null) {
             poll.failed(event.getThrowable()); // a parked poll: the hub claims it and calls abandon
         }
-        ending.set(true);
         output.close();
+        // Not only at onComplete: a request failed by an HTTP/2 reset from the client was seen to complete without it.
+        released();
     }
 
     @Override
@@ -207,6 +206,13 @@ final class SseStream implements Delivery, AsyncListener {
             withdrawCurrent();
             output.finish(last);
         }
+    }
+
+    /** The request ended or failed: no more polls, the waiting one withdrawn, the stream's place given back (once). */
+    private void released() {
+        ending.set(true);
+        withdrawCurrent();
+        with.streams().closed(this);
     }
 
     private void withdrawCurrent() {

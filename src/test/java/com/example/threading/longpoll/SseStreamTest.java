@@ -6,6 +6,7 @@ import com.codahale.metrics.Gauge;
 import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
 import com.example.threading.longpoll.SseReader.SseEvent;
+import com.example.threading.testing.AdminMetrics;
 import com.example.threading.testing.Await;
 import com.example.threading.testing.JettyInFlight;
 import com.example.threading.testing.LoopbackHttp;
@@ -202,9 +203,45 @@ class SseStreamTest {
             publish("slow", "{\"after\":\"shed\"}");
             assertThat(reader.next(BOUND).id()).as("the other stream goes on").startsWith("slow:" + (published + 1) + ":");
             Await.until(() -> gauge("events.sse.unsent-bytes") == 0, BOUND, "nothing unsent");
+            try (LoopbackHttp admin = new LoopbackHttp()) {
+                java.util.OptionalDouble shed = new AdminMetrics(admin, APP.getAdminPort()).prometheus("events_sse_shed_total");
+                assertThat(shed).as("on /prometheus").isPresent();
+                assertThat(shed.getAsDouble()).isGreaterThanOrEqualTo(1);
+            }
         }
         Await.until(() -> gauge("events.sse.open") == 0 && gauge("events.parked") == 0
                 && JettyInFlight.count(APP.getEnvironment()) == 0, BOUND, "nothing in flight");
+    }
+
+    @Test
+    void aStalledHttp2StreamIsShedWithoutTheOtherStreamsOfItsConnection() throws Exception {
+        long shedBefore = meter("events.sse.shed");
+        HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        try (SseReader upgraded = SseReader.open(h2, url("/events/stream?topic=h2-quiet"));
+             SseReader reader = open("/events/stream?topic=h2-slow")) {
+            // A second stream on the same HTTP/2 connection whose body is never read: its flow-control window fills.
+            java.net.http.HttpResponse<java.io.InputStream> stalled = h2.sendAsync(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(url("/events/stream?topic=h2-slow"))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofInputStream()).get(20, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(stalled.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            awaitParked(3);
+            String body = "{\"pad\":\"" + "x".repeat(60_000) + "\"}";
+            int published = 0;
+            while (meter("events.sse.shed") == shedBefore) {
+                assertThat(published).as("shed before 1,000 events of 60 KB").isLessThan(1_000);
+                publish("h2-slow", body);
+                published++;
+                assertThat(reader.next(BOUND).id()).startsWith("h2-slow:" + published + ":");
+            }
+            Await.until(() -> gauge("events.sse.open") == 2 && JettyInFlight.count(APP.getEnvironment()) == 2,
+                    BOUND, "the shed HTTP/2 stream complete");
+            publish("h2-quiet", "{}");
+            assertThat(upgraded.next(BOUND).id()).as("the connection's other stream goes on").startsWith("h2-quiet:1:");
+            stalled.body().close();
+        }
+        // Streams the client reset (the JDK client's close on HTTP/2) are given back too.
+        Await.until(() -> gauge("events.sse.open") == 0 && JettyInFlight.count(APP.getEnvironment()) == 0,
+                BOUND, "nothing open or in flight");
     }
 
     private SseReader open(String pathAndQuery, String... headers) throws Exception {
