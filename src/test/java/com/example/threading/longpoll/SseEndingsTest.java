@@ -7,6 +7,7 @@ import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
 import com.example.threading.longpoll.SseReader.SseEvent;
 import com.example.threading.testing.Await;
+import com.example.threading.testing.JettyInFlight;
 import com.example.threading.testing.LoopbackHttp;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
@@ -99,10 +100,38 @@ class SseEndingsTest {
         }
     }
 
-    private void start(String heartbeat, String maxLifetime) throws Exception {
-        support = new DropwizardTestSupport<>(ThreadingApplication.class, "config.yml", ConfigOverride.randomPorts(),
+    @Test
+    void aStreamEndingOnAStalledSocketIsShedAtTheDrainDeadlineNotHeldUntilTheIdleTimeout() throws Exception {
+        // Only the drain deadline can shed here (a budget far above what is published); the lifetime ends the stream
+        // while its socket is stalled, so its last event cannot be written.
+        start("500ms", "5s", ConfigOverride.config("events.sse.maxUnsentBytes", "64MiB"),
+                ConfigOverride.config("events.sse.drainTimeout", "6s"), ConfigOverride.config("events.maxEventSize", "64KiB"));
+        try (java.net.Socket stalled = new java.net.Socket()) {
+            stalled.setReceiveBufferSize(4096);
+            stalled.connect(new java.net.InetSocketAddress("127.0.0.1", support.getLocalPort()));
+            stalled.getOutputStream().write("GET /events/stream?topic=stall HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            Await.until(() -> gauge("events.parked") == 1, BOUND, "parked");
+            String body = "{\"pad\":\"" + "x".repeat(60_000) + "\"}";
+            try (LoopbackHttp http = new LoopbackHttp()) {
+                for (int i = 0; i < 150 && meter("events.sse.lifetime-ends") == 0; i++) {
+                    assertThat(http.postJson(url("/events?topic=stall"), body).status()).isEqualTo(200);
+                }
+            }
+            Await.until(() -> meter("events.sse.lifetime-ends") == 1, BOUND, "the lifetime ends the stream");
+            assertThat(gauge("events.sse.unsent-bytes")).as("the socket is stalled").isPositive();
+            // Jetty's idle timeout (30 s) would end it otherwise; the drain deadline (6 s) sheds it well before.
+            Await.until(() -> meter("events.sse.shed") == 1 && gauge("events.sse.open") == 0
+                    && JettyInFlight.count(support.getEnvironment()) == 0, Duration.ofSeconds(25), "shed, nothing in flight");
+        }
+    }
+
+    private void start(String heartbeat, String maxLifetime, ConfigOverride... more) throws Exception {
+        List<ConfigOverride> overrides = new ArrayList<>(List.of(ConfigOverride.randomPorts(),
                 ConfigOverride.config("events.tickPeriod", "0s"), ConfigOverride.config("events.sse.heartbeat", heartbeat),
-                ConfigOverride.config("events.sse.maxLifetime", maxLifetime));
+                ConfigOverride.config("events.sse.maxLifetime", maxLifetime)));
+        overrides.addAll(List.of(more)); // keys not given above
+        support = new DropwizardTestSupport<>(ThreadingApplication.class, "config.yml", overrides.toArray(ConfigOverride[]::new));
         support.before();
     }
 
