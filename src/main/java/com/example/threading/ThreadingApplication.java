@@ -56,10 +56,11 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new LiveBundle());
         // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
         bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
-        // Long-polls have their own bound (events.maxParked, events.maxPublishing): admission does not count them; nor
+        // Long-polls and event streams have their own bounds (events.maxParked, events.maxPublishing,
+        // events.sse.maxStreams): admission does not count them; nor
         // does it count the balancer's readiness probe, so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
-                LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH, ReadinessBundle.PATH));
+                LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH, LongPollBundle.STREAM_PATH, ReadinessBundle.PATH));
     }
 
     @Override

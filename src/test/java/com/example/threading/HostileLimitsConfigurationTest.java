@@ -8,8 +8,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The knobs that bound what a hostile client can take (body-read deadline, publishes in progress, the anti-patterns'
- * thread caps) refuse to start with a message naming the key when set to a value that would remove the bound.
+ * The knobs that bound what a hostile client can take (body-read deadline, publishes in progress, event streams and
+ * what a slow reader may hold, the anti-patterns' thread caps) refuse to start with a message naming the key when set to a value that would remove the bound.
  */
 class HostileLimitsConfigurationTest {
 
@@ -18,6 +18,9 @@ class HostileLimitsConfigurationTest {
         "events.bodyReadTimeout          | 0s   | events.bodyReadTimeout must be greater than or equal to 1 MILLISECONDS",
         "events.bodyReadTimeout          | 10m  | events.bodyReadTimeout must be less than or equal to 5 MINUTES",
         "events.maxPublishing            | 0    | events.maxPublishing must be greater than or equal to 1",
+        "events.sse.maxStreams           | 0    | events.sse.maxStreams must be greater than or equal to 1",
+        "events.sse.maxUnsentBytes       | 1GiB | events.sse.maxUnsentBytes must be less than or equal to 64 MEBIBYTES",
+        "events.sse.drainTimeout         | 1h   | events.sse.drainTimeout must be less than or equal to 10 MINUTES",
         "work.threadPerRequest.maxThreads | 0    | work.threadPerRequest.maxThreads must be greater than or equal to 1",
         "work.threadPerRequest.maxThreads | 20000 | work.threadPerRequest.maxThreads must be less than or equal to 10000",
         "client.commonMaxCalls           | 0    | client.commonMaxCalls must be greater than or equal to 1",

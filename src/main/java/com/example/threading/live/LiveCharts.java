@@ -68,13 +68,26 @@ public final class LiveCharts {
                                 perSecond("/work/thread-per-request cap", "work.thread-per-request.rejected", "work.md"),
                                 perSecond("/work/cached cap", "work.cached.rejected", "work.md"),
                                 perSecond("/events parked limit", "events.rejected", "longpoll.md"),
+                                perSecond("/events/stream streams limit", "events.sse.refused", "sse.md"),
                                 perSecond("/fanout managed pool full", "client.fanout.managed.rejected", "client.md"),
                                 perSecond("/fanout?via=common cap", "client.fanout.common.rejected", "client.md"))),
                 new LiveChart("Long-polls waiting for an event", "requests",
                         "Polls parked without a thread (GET /events, answered in one batch per event) against polls each "
-                                + "blocking a Jetty worker (GET /events/blocking).",
+                                + "blocking a Jetty worker (GET /events/blocking), and Server-Sent Events streams open "
+                                + "(GET /events/stream; each waits as a parked poll, counted in the first line too).",
                         List.of(value("parked (no thread)", "events.parked", "longpoll.md"),
-                                value("blocked (one Jetty thread each)", "events.blocking.waiting", "longpoll.md"))),
+                                value("blocked (one Jetty thread each)", "events.blocking.waiting", "longpoll.md"),
+                                value("event streams open", "events.sse.open", "sse.md"))),
+                new LiveChart("Event streams: writes and slow readers", "per second",
+                        "What the Server-Sent Events streams (GET /events/stream) write each second: events (one per "
+                                + "event per stream) and heartbeats; and the slow readers shed each second.",
+                        List.of(perSecond("events written", "events.sse.events-written", "sse.md"),
+                                perSecond("heartbeats", "events.sse.heartbeats", "sse.md"),
+                                perSecond("slow readers shed", "events.sse.shed", "sse.md"))),
+                new LiveChart("Event streams: bytes not yet taken by their sockets", "bytes",
+                        "Bytes the open event streams hold queued or in Jetty's buffers that their sockets have not taken; "
+                                + "a stream above events.sse.maxUnsentBytes at its next event is shed.",
+                        List.of(value("unsent, all streams", "events.sse.unsent-bytes", "sse.md"))),
                 new LiveChart("Jetty execution strategy: tasks per second by mode", "tasks per second",
                         "How the application connector's selectors ran the tasks they produced (EatWhatYouKill): PC and "
                                 + "EPC run a task on the thread that read it (hot cache), PEC hands it to the pool, PIC runs it "

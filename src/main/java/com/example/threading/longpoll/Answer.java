@@ -7,8 +7,12 @@ package com.example.threading.longpoll;
  */
 sealed interface Answer {
 
-    /** News after the poll's cursors: the JSON of an {@link EventBatch} or a {@link TopicsBatch}, shared by the batch. */
-    record News(byte[] json) implements Answer {
+    /**
+     * News after the poll's cursors: {@code answer} is an {@link EventBatch} (a poll of one topic) or a {@link TopicsBatch}
+     * (several), for a transport that writes the events one by one (the Server-Sent Events stream); {@code json}
+     * is its JSON, serialized once and shared by the polls of a batch with the same cursors (the long-poll's body).
+     */
+    record News(Object answer, byte[] json) implements Answer {
     }
 
     /** Refused for now, before parking (the hub is full, holds too many topics, or cannot read the history): retry later. */

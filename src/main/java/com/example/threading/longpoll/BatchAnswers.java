@@ -47,24 +47,24 @@ final class BatchAnswers {
     /** Offers each poll of {@code batch} its news; the event arrived at {@code arrivedNanos}. Never blocks on a client. */
     void answer(Collection<ParkedPoll> batch, long arrivedNanos) {
         BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
-        Map<Map<String, Long>, byte[]> bodyByCursors = new HashMap<>();
+        Map<Map<String, Long>, Answer.News> newsByCursors = new HashMap<>();
         for (ParkedPoll poll : batch) {
             if (!poll.watch(timing)) {
                 timing.completed(false); // already complete (timed out or failed): nothing to answer
                 continue;
             }
-            byte[] body = bodyByCursors.computeIfAbsent(poll.cursors(), cursors -> body(poll));
-            if (body == null) {
+            Answer.News news = newsByCursors.computeIfAbsent(poll.cursors(), cursors -> news(poll));
+            if (news == null) {
                 askArchive.accept(poll); // a burst moved a ring past the cursor before the batch got here
                 continue;
             }
-            poll.delivery().offer(new Answer.News(body), () -> claims.claim(poll, timing));
+            poll.delivery().offer(news, () -> claims.claim(poll, timing));
         }
         metrics.eventToQueued.update(nanoClock.getAsLong() - arrivedNanos, TimeUnit.NANOSECONDS);
     }
 
     /** The answer to a poll after its cursors; null when a ring no longer covers one and the archive must. */
-    private byte[] body(ParkedPoll poll) {
+    private Answer.News news(ParkedPoll poll) {
         Map<String, EventBatch> news = new LinkedHashMap<>();
         lock.lock();
         try {
@@ -84,6 +84,7 @@ final class BatchAnswers {
         if (news.values().stream().anyMatch(EventBatch::missed)) {
             metrics.missed.mark();
         }
-        return json.bytes(PollAnswer.of(poll.asked(), poll.cursors(), news));
+        Object answer = PollAnswer.of(poll.asked(), poll.cursors(), news);
+        return new Answer.News(answer, json.bytes(answer));
     }
 }

@@ -274,7 +274,7 @@ final class EventHub implements Consumer<Event> {
             if (news.missed()) {
                 metrics.missed.mark();
             }
-            poll.delivery().offer(new Answer.News(json.bytes(news.answer())), () -> claims.claim(poll, PollClaims.Own.AT_ONCE));
+            poll.delivery().offer(new Answer.News(news.answer(), json.bytes(news.answer())), () -> claims.claim(poll, PollClaims.Own.AT_ONCE));
         } else if (placement instanceof Placement.AskArchive ask) {
             archived.ask(ask.cursors(), fromArchive, answers -> place(poll, answers, false));
         } else if (placement instanceof Placement.Refused refused) {

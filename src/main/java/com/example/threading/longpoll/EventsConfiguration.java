@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and
- * capacity, who may read and publish which topic ({@code events.auth}), and the event stream ({@code events.stream}).
+ * capacity, who may read and publish which topic ({@code events.auth}), the event stream ({@code events.stream}) and
+ * the Server-Sent Events streams ({@code events.sse}).
  *
  * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
  * LongPollBundle#run} on that same thread.
@@ -158,6 +159,12 @@ public final class EventsConfiguration {
     @JsonProperty
     private TopicAccessFactory auth = new OpenAccessFactory();
 
+    /** The Server-Sent Events streams of {@code GET /events/stream} (docs/sse.md). */
+    @Valid
+    @NotNull
+    @JsonProperty
+    private SseConfiguration sse = new SseConfiguration();
+
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
     @ValidationMethod(message = "defaultTimeout must not exceed maxTimeout")
@@ -245,6 +252,11 @@ public final class EventsConfiguration {
     /** The {@code events.auth} section: who may read and publish which topic ({@code type}: open, or e.g. jwt). */
     public TopicAccessFactory getAuth() {
         return auth;
+    }
+
+    /** The {@code events.sse} section: the Server-Sent Events streams. */
+    SseConfiguration getSse() {
+        return sse;
     }
 
     /** The {@code events.stream} section: which event stream to build ({@code type}: in-process, or e.g. redis). */

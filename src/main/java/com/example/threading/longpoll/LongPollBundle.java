@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The long-poll pattern as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by
- * default), hub, ticker, the servlets at {@code /events} and {@code /events/blocking} on the application port behind
- * the access policy {@code events.auth} names (open by default), metrics {@code events.*} and the shutdown hook.
+ * default), hub, ticker, the servlets at {@code /events}, {@code /events/blocking} and {@code /events/stream} (Server-Sent
+ * Events) on the application port behind the access policy {@code events.auth} names (open by default), metrics
+ * {@code events.*} and the shutdown hook.
  * <pre>{@code
  * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
  * }</pre>
@@ -35,8 +36,12 @@ public final class LongPollBundle<C extends Configuration> implements Configured
     public static final String PATH = "/events";
     /** Path of the blocking long-poll used for comparison. */
     public static final String BLOCKING_PATH = "/events/blocking";
+    /** Path of the Server-Sent Events stream (GET) on the same hub. */
+    public static final String STREAM_PATH = "/events/stream";
 
     private static final Logger LOG = LoggerFactory.getLogger(LongPollBundle.class);
+    /** How often the event streams are checked for a stalled reader or an ended lifetime. */
+    private static final long SSE_SWEEP_MS = 250;
 
     private final Function<C, EventsConfiguration> section;
 
@@ -127,5 +132,28 @@ public final class LongPollBundle<C extends Configuration> implements Configured
                 .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, access,
                         configuration.getRetryAfter().toSeconds(), shutdownSpread, hubMetrics.shutdownTurnedAway));
         blocking.addMapping(BLOCKING_PATH);
+
+        // Server-Sent Events on the same hub: each stream a sequence of polls whose deadline is the heartbeat; the same
+        // thread as the deadlines sheds the streams that stopped draining and ends those past their lifetime.
+        SseConfiguration sse = configuration.getSse();
+        SseStreams streams = new SseStreams(sse.getMaxStreams(), sse.getRetry().toMilliseconds(),
+                sse.getMaxLifetime().toNanoseconds(), sse.getDrainTimeout().toNanoseconds());
+        deadlineSweeper.scheduleWithFixedDelay(() -> {
+            try {
+                streams.sweep(System.nanoTime());
+            } catch (RuntimeException bug) {
+                LOG.error("sweeping the event streams failed; the next sweep retries", bug);
+            }
+        }, SSE_SWEEP_MS, SSE_SWEEP_MS, TimeUnit.MILLISECONDS);
+        metrics.register("events.sse.open", (Gauge<Integer>) streams::openCount);
+        metrics.register("events.sse.max-streams", (Gauge<Integer>) streams::maxStreams);
+        metrics.register("events.sse.unsent-bytes", (Gauge<Long>) streams::unsentBytes);
+        SseStream.Context streamContext = new SseStream.Context(hub, json, new SseEventJson(json), streams, new SseMetrics(metrics),
+                sse.getHeartbeat().toMilliseconds());
+        ServletRegistration.Dynamic eventStream = environment.servlets().addServlet("events-stream",
+                new SseServlet(streamContext, limits, access, sse.getMaxUnsentBytes().toBytes(),
+                        configuration.getRetryAfter().toSeconds(), System::nanoTime));
+        eventStream.setAsyncSupported(true);
+        eventStream.addMapping(STREAM_PATH);
     }
 }

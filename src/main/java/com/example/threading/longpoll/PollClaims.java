@@ -28,7 +28,9 @@ final class PollClaims implements ParkedPoll.ParkingLot {
         /** The poll's deadline passed (the hub's sweep, or a transport timeout where one is set). */
         TIMEOUT,
         /** The request failed: completed without an answer. */
-        FAILURE
+        FAILURE,
+        /** The transport ended the poll itself (an event stream closed while its poll was parked): no answer. */
+        WITHDRAWN
     }
 
     private final AtomicInteger parkedCount = new AtomicInteger();
@@ -82,6 +84,14 @@ final class PollClaims implements ParkedPoll.ParkingLot {
             LOG.debug("parked poll failed", failure);
             poll.delivery().abandon();
         }
+    }
+
+    /**
+     * The transport ends {@code poll} itself, without an answer (an event stream ending while its poll is parked): takes
+     * it out of its topics unless someone else has claimed it. Returns whether it was withdrawn.
+     */
+    boolean withdraw(ParkedPoll poll) {
+        return claimAndLeave(poll, Own.WITHDRAWN);
     }
 
     /** The poll is complete, however it was answered: its deadline is no longer needed. */

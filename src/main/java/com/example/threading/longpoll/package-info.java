@@ -6,6 +6,9 @@
  * {@link com.example.threading.longpoll.EventBatch} ({@code events}, {@code missed}, {@code lastId}), 204 at
  * the poll's timeout, 503 with {@code Retry-After} when the hub is full or the server is stopping, JSON 400
  * for a bad query, and 401/403 from the access policy ({@code events.auth}) before anything else happens.
+ * {@code GET /events/stream} is the same hub as Server-Sent Events: a stream is a sequence of polls
+ * on one response ({@link com.example.threading.longpoll.SseStream}), each event one frame whose {@code id:} is the
+ * stream's position, resumed with {@code Last-Event-ID} (docs/sse.md).
  *
  * <p>Threads:
  * <ul>
@@ -36,6 +39,11 @@
  *   <li>One scheduled thread ({@code events-deadlines}) sweeps the polls' deadlines every 100 ms
  *       ({@link com.example.threading.longpoll.PollDeadlines}) and answers the expired ones 204: the polls carry no
  *       Jetty async timeout, whose per-request timer would be cancelled behind one shared lock for every answer.</li>
+ *   <li>For {@code GET /events/stream}, the dispatcher (or the thread that answered at once, or the deadline thread at a
+ *       heartbeat) queues the stream's frames on its {@link com.example.threading.longpoll.SseOutput} and places its next
+ *       poll; Jetty's threads write the frames ({@code WriteListener}); the {@code events-deadlines} thread also sweeps
+ *       the streams every 250 ms ({@link com.example.threading.longpoll.SseStreams}), shedding stalled readers and
+ *       ending streams past their lifetime.</li>
  *   <li>Jetty workers of {@code GET /events/blocking} sleep in
  *       {@link com.example.threading.longpoll.BlockingWaits} until news, their timeout or shutdown.</li>
  *   <li>The thread that stops the server runs {@link com.example.threading.longpoll.StopAnsweringParkedPolls}:

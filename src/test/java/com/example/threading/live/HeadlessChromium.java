@@ -20,9 +20,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
  *
  * <p>Thread-safety: stateless; each {@link #start} makes a browser for one test thread.
  */
-final class HeadlessChromium {
+public final class HeadlessChromium {
 
-    static final String INSTALL = "apt-get install -y chromium chromium-driver";
+    public static final String INSTALL = "apt-get install -y chromium chromium-driver";
     private static final Path BROWSER = Path.of("/usr/bin/chromium");
     private static final Path DRIVER = Path.of("/usr/bin/chromedriver");
 
@@ -30,7 +30,7 @@ final class HeadlessChromium {
     }
 
     /** A new headless browser with its profile in {@code profile}, the window {@code width} × {@code height}; quit it. */
-    static ChromeDriver start(Path profile, int width, int height) {
+    public static ChromeDriver start(Path profile, int width, int height) {
         if (!Files.isExecutable(BROWSER) || !Files.isExecutable(DRIVER)) {
             throw Prerequisites.unavailable("chromium and chromedriver are not installed", INSTALL);
         }

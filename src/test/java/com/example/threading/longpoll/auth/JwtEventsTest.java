@@ -14,10 +14,12 @@ import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,8 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code events.auth.type: jwt} on the real server: {@code 401} without or with a bad token, {@code 403} for a topic
  * the token does not list (the whole request, before it touches the hub: nothing parked, no topic created), {@code 400}
  * for a token in both places, {@code 200}/{@code 204} otherwise, on {@code GET /events}, {@code GET /events/blocking}
- * and {@code POST /events}; a poll ends when its token does; the refusals are counted on {@code /metrics} and
- * {@code /prometheus}.
+ * and {@code POST /events}, and on {@code GET /events/stream}; a poll or a stream ends when its token does; the refusals
+ * are counted on {@code /metrics} and {@code /prometheus}.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class JwtEventsTest {
@@ -173,6 +175,30 @@ class JwtEventsTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("ended with the token, not at the poll's 30 s")
                 .isLessThan(Duration.ofSeconds(25));
         Await.until(() -> get("/events?topic=room-1&timeout=1", shortLived).status() == 401, Duration.ofSeconds(5),
+                "the expired token refused");
+    }
+
+    @Test
+    void anEventStreamIsRefusedLikeAPollAndEndsWhenItsTokenDoes() throws Exception {
+        Answer anonymous = HTTP.get(url("/events/stream?topic=room-1"));
+        assertThat(anonymous.status()).isEqualTo(401);
+        assertThat(anonymous.header("WWW-Authenticate")).isEqualTo("Bearer realm=\"events\"");
+        assertThat(get("/events/stream?topic=room-2", ALICE).status()).as("a topic the token does not list").isEqualTo(403);
+        assertThat(get("/events/stream?topic=room-1&topic=room-2", ALICE).status()).as("one topic refused: all").isEqualTo(403);
+
+        String shortLived = token(Duration.ofSeconds(2), List.of("room-1"), List.of());
+        long start = System.nanoTime();
+        HttpResponse<Stream<String>> stream = HTTP.client().send(LoopbackHttp.request(url("/events/stream?topic=room-1"))
+                .header("Authorization", "Bearer " + shortLived).GET().build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(stream.statusCode()).isEqualTo(200);
+        List<String> lines;
+        try (Stream<String> body = stream.body()) {
+            lines = body.toList(); // until the server ends the stream
+        }
+        assertThat(lines).as("the stream's last event").contains("event: reconnect");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("ended with the token, not at the 30 min lifetime")
+                .isLessThan(Duration.ofSeconds(25));
+        Await.until(() -> get("/events/stream?topic=room-1", shortLived).status() == 401, Duration.ofSeconds(5),
                 "the expired token refused");
     }
 
