@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where the events endpoints ask their {@link TopicAccess}, before anything reaches the hub: who is calling (from
@@ -66,7 +67,12 @@ final class AccessGate {
             answer(response, topics);
             return null;
         }
-        return caller.grant().expiresAt().map(end -> parameters.waitingAtMost(millisUntil(end))).orElse(parameters);
+        return millisLeft(caller.grant()).map(parameters::waitingAtMost).orElse(parameters);
+    }
+
+    /** Milliseconds until {@code grant} ends (at least 1), on the gate's clock; empty when it does not end. */
+    Optional<Long> millisLeft(TopicGrant grant) {
+        return grant.expiresAt().map(this::millisUntil);
     }
 
     /** Who is calling, from the request's head; a refusal is counted (the caller answers it, see {@link #answer}). */

@@ -4,6 +4,8 @@ import com.codahale.metrics.Meter;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -97,6 +99,12 @@ final class AsyncDelivery implements Delivery {
             this.refusedHeaders = Map.of("Retry-After", Long.toString(retryAfterSeconds));
             this.closingBody = json.error(503, EventHub.CLOSED_MESSAGE); // once, not per poll of a 20,000-poll stop
             this.writeFailures = writeFailures;
+        }
+
+        /** Writes {@code answer} at once on the calling (container) thread: the blocking twin's way. */
+        void write(HttpServletResponse response, Answer answer) throws IOException {
+            headers(answer).forEach(response::setHeader);
+            json.write(response, status(answer), body(answer));
         }
 
         int status(Answer answer) {

@@ -19,20 +19,20 @@ final class BlockingLongPollServlet extends HttpServlet {
     private final transient BlockingWaits waits;
     private final transient JsonResponses json;
     private final transient AccessGate access;
-    private final long retryAfterSeconds;
+    private final transient AsyncDelivery.Wire wire;
     private final transient ShutdownSpread shutdownSpread;
     private final transient Meter turnedAway;
 
     /**
-     * Admits waits through {@code access} (who may read which topic, the query's limits); answers 503 with
-     * {@code retryAfterSeconds} when full, and with {@code shutdownSpread}'s headers while stopping.
+     * Admits waits through {@code access} (who may read which topic, the query's limits); answers refusals and the
+     * stop as {@code wire} puts the hub's answers on HTTP, with {@code shutdownSpread}'s Retry-After while stopping.
      */
-    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, AccessGate access, long retryAfterSeconds,
+    BlockingLongPollServlet(BlockingWaits waits, JsonResponses json, AccessGate access, AsyncDelivery.Wire wire,
                             ShutdownSpread shutdownSpread, Meter turnedAway) {
         this.waits = waits;
         this.json = json;
         this.access = access;
-        this.retryAfterSeconds = retryAfterSeconds;
+        this.wire = wire;
         this.shutdownSpread = shutdownSpread;
         this.turnedAway = turnedAway;
     }
@@ -58,13 +58,10 @@ final class BlockingLongPollServlet extends HttpServlet {
         if (wait == BlockingWaits.Outcome.TIMED_OUT) {
             response.setStatus(204);
         } else if (wait == BlockingWaits.Outcome.TOO_MANY_TOPICS) {
-            response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
-            json.writeError(response, 503, "too many topics held (events.maxTopics); retry later");
+            wire.write(response, new Answer.Refused("too many topics held (events.maxTopics); retry later"));
         } else if (wait == BlockingWaits.Outcome.CLOSED) {
             turnedAway.mark();
-            response.setHeader("Retry-After", Integer.toString(shutdownSpread.nextRetryAfter()));
-            response.setHeader("Connection", "close");
-            json.writeError(response, 503, EventHub.CLOSED_MESSAGE);
+            wire.write(response, new Answer.Closing(shutdownSpread.nextRetryAfter()));
         } else {
             json.write(response, 200, json.bytes(wait.answer));
         }

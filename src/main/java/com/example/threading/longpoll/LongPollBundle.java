@@ -123,14 +123,15 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         metrics.register("events.publish.reading", (Gauge<Integer>) publishing::bodiesInFlight);
         metrics.register("events.publish.in-flight", (Gauge<Integer>) publishing::inFlight);
 
+        // How the hub's answers look on HTTP, for the async long-poll and its blocking twin alike.
+        AsyncDelivery.Wire wire = new AsyncDelivery.Wire(json, configuration.getRetryAfter().toSeconds(), hubMetrics.disconnects);
         ServletRegistration.Dynamic async = environment.servlets()
-                .addServlet("events", new LongPollServlet(hub, publishing, json, access,
-                        new AsyncDelivery.Wire(json, configuration.getRetryAfter().toSeconds(), hubMetrics.disconnects)));
+                .addServlet("events", new LongPollServlet(hub, publishing, json, access, wire));
         async.setAsyncSupported(true);
         async.addMapping(PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
-                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, access,
-                        configuration.getRetryAfter().toSeconds(), shutdownSpread, hubMetrics.shutdownTurnedAway));
+                .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, access, wire,
+                        shutdownSpread, hubMetrics.shutdownTurnedAway));
         blocking.addMapping(BLOCKING_PATH);
 
         // Server-Sent Events on the same hub: each stream a sequence of polls whose deadline is the heartbeat; the same

@@ -5,12 +5,11 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -89,8 +88,8 @@ final class SseServlet extends HttpServlet {
                 with.metrics().eventsWritten);
         long openedNanos = nanoClock.getAsLong();
         // A stream never outlives its credentials: at their end it ends as at its lifetime, and the client must come back.
-        long expiresNanos = caller.grant().expiresAt()
-                .map(end -> openedNanos + Math.max(0, Duration.between(Instant.now(), end).toNanos()))
+        long expiresNanos = access.millisLeft(caller.grant())
+                .map(millis -> openedNanos + TimeUnit.MILLISECONDS.toNanos(millis))
                 .orElse(openedNanos + Long.MAX_VALUE / 2);
         SseStream stream = new SseStream(with, output, asked, openedNanos, expiresNanos, streams.nextJitterMs());
         context.addListener(stream);

@@ -6,15 +6,18 @@ import java.util.regex.Pattern;
  * What a topic may be called: {@code [A-Za-z0-9._-]{1,64}}, so that a name is safe in a URL, a Redis key and a log
  * line as it is. {@code /events} without a topic is the {@value #DEFAULT} topic, where the ticker publishes.
  */
-final class TopicNames {
+public final class TopicNames {
 
     /** The topic of a poll or publish that names none. */
     static final String DEFAULT = "default";
 
     /** Longest name. */
-    static final int MAX_LENGTH = 64;
+    public static final int MAX_LENGTH = 64;
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_LENGTH + "}");
+    /** The characters of a name, as a regular-expression character class. */
+    public static final String CHARACTER = "[A-Za-z0-9._-]";
+
+    private static final Pattern NAME = Pattern.compile(CHARACTER + "{1," + MAX_LENGTH + "}");
 
     private TopicNames() {
     }

@@ -1,5 +1,6 @@
 package com.example.threading.longpoll.auth;
 
+import com.example.threading.longpoll.TopicNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -17,7 +18,9 @@ final class TopicPatterns {
     /** No topic at all (an action the claim does not mention). */
     static final TopicPatterns NONE = new TopicPatterns(List.of(), List.of());
 
-    private static final Pattern ENTRY = Pattern.compile("[A-Za-z0-9._-]{1,64}|[A-Za-z0-9._-]{0,63}\\*");
+    /** A topic name, or a prefix of one followed by {@code *}. */
+    private static final Pattern ENTRY = Pattern.compile(TopicNames.CHARACTER + "{1," + TopicNames.MAX_LENGTH + "}|"
+            + TopicNames.CHARACTER + "{0," + (TopicNames.MAX_LENGTH - 1) + "}\\*");
 
     private final List<String> names;
     private final List<String> prefixes;
