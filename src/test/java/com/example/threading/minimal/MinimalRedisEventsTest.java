@@ -131,6 +131,10 @@ class MinimalRedisEventsTest {
     /** {@code count} polls on each instance, once each instance holds them. */
     @SafeVarargs
     private static List<CompletableFuture<Answer>> park(int count, DropwizardTestSupport<RedisConfiguration>... instances) {
+        for (DropwizardTestSupport<RedisConfiguration> instance : instances) { // earlier polls are counted a moment longer
+            Await.until(() -> instance.getEnvironment().metrics().counter(LiftOut.ACTIVE_REQUESTS).getCount() == 0,
+                    Duration.ofSeconds(10), "earlier polls finished");
+        }
         List<CompletableFuture<Answer>> polls = Stream.of(instances).flatMap(instance -> IntStream.range(0, count)
                 .mapToObj(i -> HTTP.getAsync(LoopbackHttp.url(instance.getLocalPort(), "/minimal/events")))).toList();
         for (DropwizardTestSupport<RedisConfiguration> instance : instances) {
