@@ -8,8 +8,6 @@ import java.util.Set;
  * What a {@link TopicAccess} decided about one request: the caller admitted with a {@link TopicGrant}, or the request
  * refused with a status, a message for the JSON body and, for {@code 400}/{@code 401}/{@code 403} of a bearer scheme,
  * the {@code WWW-Authenticate} challenge. A message names nothing secret: not the key, not which claim failed.
- *
- * <p>Thread-safety: immutable.
  */
 public final class AccessDecision {
 

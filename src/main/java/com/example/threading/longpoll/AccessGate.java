@@ -20,8 +20,6 @@ import java.util.Optional;
  *
  * <p>A poll admitted with a grant that ends (a token's expiry) waits at most until then: it is answered {@code 204}
  * when its credentials end, and the next poll with them is refused, so a poll never outlives its credentials.
- *
- * <p>Thread-safety: immutable apart from the meters (thread-safe); called concurrently from Jetty's request threads.
  */
 final class AccessGate {
 

@@ -11,8 +11,6 @@ import java.io.IOException;
  * worker thread that runs this method sleeps in {@link BlockingWaits} until the event, the timeout or shutdown.
  * Each waiting client holds one thread of {@code server.maxThreads}; the rest queue in Jetty. This is the
  * comparison for the async version.
- *
- * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
  */
 final class BlockingLongPollServlet extends HttpServlet {
 

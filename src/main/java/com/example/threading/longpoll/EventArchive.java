@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionStage;
  * <p>Contract for implementations: {@link #after} must not block the caller (a Jetty worker) and its stage must
  * complete within a bounded time, normally or exceptionally (store unreachable).
  *
- * <p>Thread-safety: implementations accept {@link #after} from any number of threads at once; the stage may
+ * <p>Implementations accept {@link #after} from any number of threads at once; the stage may
  * complete on any thread, and the hub does only non-blocking work there.
  */
 public interface EventArchive {

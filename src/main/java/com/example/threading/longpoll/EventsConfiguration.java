@@ -20,9 +20,6 @@ import java.util.concurrent.TimeUnit;
  * The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and
  * capacity, who may read and publish which topic ({@code events.auth}), the event stream ({@code events.stream}) and
  * the Server-Sent Events streams ({@code events.sse}).
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, by {@link
- * LongPollBundle#run} on that same thread.
  */
 public final class EventsConfiguration {
 

@@ -24,10 +24,6 @@ import org.slf4j.LoggerFactory;
  * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
  * }</pre>
  *
- * <p>Thread-safety: Dropwizard calls {@link #run} once, on the start-up thread, before the server takes requests;
- * the hub, stream, servlets and listeners it builds are thread-safe and reach Jetty's threads through the server's
- * start.
- *
  * @param <C> the application's configuration
  */
 public final class LongPollBundle<C extends Configuration> implements ConfiguredBundle<C> {

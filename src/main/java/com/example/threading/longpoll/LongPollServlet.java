@@ -10,8 +10,6 @@ import java.io.IOException;
  * {@code GET /events?[topic=T[:N]...]&after=<id>&timeout=<s>}: the request is put in async mode and parked in the
  * hub, on each topic it asks for, so no thread waits for the event; {@code POST /events?topic=T} publishes one. Mounted with {@code asyncSupported=true}.
  * A poll refused by {@link AccessGate} (who may read which topic) is answered before it reaches the hub.
- *
- * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
  */
 final class LongPollServlet extends HttpServlet {
 

@@ -9,8 +9,6 @@ import org.slf4j.LoggerFactory;
  * {@code events.auth.type: open}: polls open to everyone, publishing under {@code events.publishToken}
  * ({@link OpenTopicAccess}). It has no settings of its own and ignores those of the other types, which a configuration
  * file may carry so that the type alone (e.g. from the environment) switches between them.
- *
- * <p>Thread-safety: immutable.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public final class OpenAccessFactory implements TopicAccessFactory {

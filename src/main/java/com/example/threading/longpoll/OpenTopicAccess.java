@@ -6,8 +6,6 @@ import jakarta.servlet.http.HttpServletRequest;
  * {@code events.auth.type: open}, the default: anyone who reaches the port may subscribe to any topic; publishing,
  * on any topic, follows {@link PublishAccess} ({@code events.publishToken}, or clients on this machine only without
  * one).
- *
- * <p>Thread-safety: immutable.
  */
 final class OpenTopicAccess implements TopicAccess {
 

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Evenly spaced rather than random: the evenness a random jitter gives on average, exactly, and the same in every run.
  *
- * <p>Thread-safety: immutable but for the turn of later requests, an atomic counter; any thread may call any method.
+ * <p>Immutable but for the turn of later requests, an atomic counter; any thread may call any method.
  */
 final class ShutdownSpread {
 

@@ -19,8 +19,6 @@ import java.util.concurrent.TimeUnit;
  * The {@code events.sse} section of config.yml: the Server-Sent Events streams of {@code GET /events/stream}
  * (docs/sse.md): how many, how long each lives, how often an idle one hears a heartbeat, when a client reconnects,
  * and when a slow reader is shed.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, on that same thread.
  */
 public final class SseConfiguration {
 

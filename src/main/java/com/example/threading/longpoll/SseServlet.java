@@ -19,8 +19,6 @@ import java.util.function.LongSupplier;
  * bad query or {@code Last-Event-ID} {@code 400}, all {@code events.sse.maxStreams} open {@code 503} with Retry-After.
  * A stream ends (as at its lifetime) when the caller's credentials do. {@code Last-Event-ID} (the browser's on reconnect: a stream's {@code id:}) gives the
  * cursors of the topics it names, which must be topics the query asks for, in place of the query's.
- *
- * <p>Thread-safety: stateless apart from immutable settings and thread-safe collaborators.
  */
 final class SseServlet extends HttpServlet {
 

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletionStage;
  * Whether this instance's ticker publishes this period. On one instance it always does; instances sharing a stream
  * let one of them tick (a leader), so N instances do not make N ticks per period.
  *
- * <p>Thread-safety: {@link #mayTick} is called by the ticker's scheduler thread, one call at a time; the stage may
+ * <p>{@link #mayTick} is called by the ticker's scheduler thread, one call at a time; the stage may
  * complete on any thread. Implementations must not block the caller and must complete within a bounded time.
  */
 public interface TickGate {

@@ -13,7 +13,7 @@ import jakarta.servlet.http.HttpServletRequest;
  * OpenTopicAccess}) keeps subscriptions open to all and publishing under {@code events.publishToken}; a sub-package
  * adds e.g. JWTs whose claims list the topics per action ({@code longpoll.auth}).
  *
- * <p>Thread-safety: implementations are called concurrently from Jetty's request threads and must be thread-safe.
+ * <p>Implementations are called concurrently from Jetty's request threads and must be thread-safe.
  */
 public interface TopicAccess {
 

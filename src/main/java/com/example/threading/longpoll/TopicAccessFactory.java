@@ -9,8 +9,6 @@ import io.dropwizard.core.setup.Environment;
  * {@code events.stream}. {@code open} (the default, {@link OpenAccessFactory}) is built in; a policy with settings of
  * its own registers its type from its own bundle (e.g. {@code jwt}, from the {@code longpoll.auth} sub-package), so
  * this package needs nothing of it. An unknown {@code type} refuses to start, naming the known ones.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread; {@link #build} is called once, on that thread.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes(@JsonSubTypes.Type(value = OpenAccessFactory.class, name = OpenAccessFactory.TYPE))

@@ -5,8 +5,6 @@ import java.util.Optional;
 
 /**
  * What an authenticated caller may do: which topics it may read and publish, and until when.
- *
- * <p>Thread-safety: implementations are immutable, or safe to call from any thread.
  */
 public interface TopicGrant {
 

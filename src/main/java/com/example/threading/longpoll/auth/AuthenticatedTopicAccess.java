@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * {@code CachingAuthenticator}) cannot keep an expired token alive.
  * The authorizer is called with a null request context.
  *
- * <p>Thread-safety: immutable; the authenticator, authorizer and expiry function must be thread-safe.
+ * <p>Immutable; the authenticator, authorizer and expiry function it is given must be thread-safe.
  *
  * @param <P> the principal the authenticator returns
  */

@@ -15,8 +15,6 @@ import java.util.Locale;
  * scheme only, or a token longer than {@code maxTokenLength} is {@code 401} — the long one without being parsed. The
  * query is read from the request line itself, never from a body (a form-encoded {@code POST} would be read for its
  * parameters).
- *
- * <p>Thread-safety: immutable.
  */
 final class BearerTokens {
 

@@ -8,8 +8,6 @@ import jakarta.ws.rs.container.ContainerRequestContext;
  * Dropwizard's {@link Authorizer} over a token's claims: the role {@code subscribe:<topic>} is granted when the
  * token's {@code events.subscribe} list matches the topic, {@code publish:<topic>} when {@code events.publish} does
  * ({@link TopicPatterns}); any other role is refused.
- *
- * <p>Thread-safety: stateless.
  */
 final class ClaimsAuthorizer implements Authorizer<TopicPrincipal> {
 

@@ -12,8 +12,6 @@ import io.dropwizard.core.setup.Bootstrap;
  * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
  * }</pre>
  * The policy itself is built by the long-poll bundle when the configuration names it ({@link JwtAccessFactory}).
- *
- * <p>Thread-safety: Dropwizard calls {@link #initialize} once, on the start-up thread.
  */
 public final class JwtAccessBundle implements ConfiguredBundle<Object> {
 

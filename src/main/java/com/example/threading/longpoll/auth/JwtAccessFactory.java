@@ -16,8 +16,6 @@ import org.slf4j.LoggerFactory;
  * topics it may subscribe to and publish on ({@link JwtAuthenticator}, {@link ClaimsAuthorizer}), with its settings
  * under {@code events.auth.jwt} ({@link JwtSettings}). {@code events.publishToken} is then not used: the token's
  * {@code publish} list decides. Known to Jackson once {@link JwtAccessBundle} is added.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread; {@link #build} is called once, on that thread.
  */
 @JsonTypeName(JwtAccessFactory.TYPE)
 public final class JwtAccessFactory implements TopicAccessFactory {

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * A claim that is not of that shape (not an object, not lists of topic names and {@code prefix*}es) makes the token
  * invalid. Why a token was refused is logged at DEBUG, never answered.
  *
- * <p>Thread-safety: nimbus' processor is thread-safe once configured, which the constructor does; nothing else changes.
+ * <p>Nimbus' processor is thread-safe once configured, which the constructor does; nothing else changes.
  */
 final class JwtAuthenticator implements Authenticator<String, TopicPrincipal> {
 

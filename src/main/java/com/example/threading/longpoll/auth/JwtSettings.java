@@ -18,8 +18,6 @@ import java.util.concurrent.TimeUnit;
  * The {@code events.auth.jwt} settings: which algorithm and key verify a token, which issuer and audience it must name,
  * the clock skew tolerated, the longest token, and whether a poll may carry its token in the query. A setting that
  * cannot work (no key, a key of the wrong kind, a secret shorter than the hash) refuses to start, naming the key.
- *
- * <p>Thread-safety: filled in by Jackson on the start-up thread and only read afterwards, on that thread.
  */
 public final class JwtSettings {
 

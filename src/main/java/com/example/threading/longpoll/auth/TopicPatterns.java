@@ -10,8 +10,6 @@ import java.util.regex.Pattern;
  * whose name starts with {@code room-}; {@code *} alone: every topic). An exact name matches only itself, so
  * {@code room-1} never matches {@code room-10}; only a trailing {@code *} makes a prefix. Entries use the alphabet of
  * topic names ({@code A-Z a-z 0-9 . _ -}, at most 64); anything else makes the claim, and so the token, invalid.
- *
- * <p>Thread-safety: immutable.
  */
 final class TopicPatterns {
 

@@ -17,8 +17,6 @@ import java.text.ParseException;
  * The keys tokens are verified with, from {@code events.auth.jwt}: the HMAC secret for {@code HS*}, or the public keys
  * of a JWKS file for {@code RS*}, {@code PS*} and {@code ES*}. A JWKS file that cannot be read, holds a private key or
  * no key of the algorithm's type refuses to start, naming the key of the configuration.
- *
- * <p>Thread-safety: stateless; called once at start-up.
  */
 final class VerificationKeys {
 
