@@ -21,5 +21,7 @@ sealed interface Answer {
 
     /** The server is stopping: poll again, at another instance, after {@code retryAfterSeconds}. */
     record Closing(int retryAfterSeconds) implements Answer {
+        /** What the answer says; another instance can take the poll. */
+        static final String MESSAGE = "server is stopping, poll again";
     }
 }

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * {@code 503} with {@code Retry-After}, the server stopping {@code 503} with {@code Connection: close} and the spread's
  * {@code Retry-After}, an expired poll {@code 204}.
  *
- * <p>Thread-safety: as {@link Delivery}; the async context may be completed from any thread, and a completion that
+ * <p>Called as {@link Delivery} says; the async context may be completed from any thread, and a completion that
  * Jetty already made (a failed request) is ignored here.
  */
 final class AsyncDelivery implements Delivery {
@@ -84,8 +84,6 @@ final class AsyncDelivery implements Delivery {
 
     /**
      * How the hub's answers look on HTTP: status, headers and JSON body of each. Shared by every poll of a servlet.
-     *
-     * <p>Thread-safety: immutable (the JSON writer is thread-safe).
      */
     static final class Wire {
         private final JsonResponses json;
@@ -97,7 +95,7 @@ final class AsyncDelivery implements Delivery {
         Wire(JsonResponses json, long retryAfterSeconds, Meter writeFailures) {
             this.json = json;
             this.refusedHeaders = Map.of("Retry-After", Long.toString(retryAfterSeconds));
-            this.closingBody = json.error(503, EventHub.CLOSED_MESSAGE); // once, not per poll of a 20,000-poll stop
+            this.closingBody = json.error(503, Answer.Closing.MESSAGE); // once, not per poll of a 20,000-poll stop
             this.writeFailures = writeFailures;
         }
 

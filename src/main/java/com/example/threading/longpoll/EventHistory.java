@@ -57,6 +57,20 @@ final class EventHistory {
         return new EventBatch(List.of(), true, lastId, epoch);
     }
 
+    /**
+     * The in-process reading of {@code asked}, where the ring is all the history there is: any cursor but the newest id
+     * has news (or missed), and a cursor of another epoch (before a restart, or before the topic was evicted) is missed
+     * at once.
+     */
+    CursorReading read(TopicCursor asked) {
+        checkGuarded();
+        if (!sameEpoch(asked.epoch())) {
+            return new CursorReading.News(lastId, epochChanged());
+        }
+        long cursor = asked.after() == null ? lastId : asked.after();
+        return hasNewsFor(cursor) ? new CursorReading.News(cursor, after(cursor)) : new CursorReading.Wait(cursor);
+    }
+
     /** Appends the next event; returns false (and keeps nothing) for an id at or below the last one, e.g. a redelivery. */
     boolean append(Event event) {
         checkGuarded();

@@ -27,9 +27,8 @@ import java.util.function.LongSupplier;
  * reader cannot hold the batch up. Who answers a poll — the batch, the hub at once, its deadline
  * ({@link PollDeadlines}), a failure or the shutdown — is decided by one claim ({@link PollClaims}), at write time.
  *
- * <p>With an {@link EventArchive} (a stream shared by several instances), {@link ArchivedCursors} reads each cursor
- * instead of the ring alone: one the ring cannot answer is read from the archive first and the poll placed again.
- * Without one, a cursor is read off its topic's ring ({@code readRing}), which also compares the cursor's epoch.
+ * <p>Without an {@link EventArchive}, a cursor is read off its topic's ring ({@link EventHistory#read}); with one (a
+ * stream shared by instances), {@link ArchivedCursors} reads the archive first for what the ring cannot answer.
  *
  * <p>Thread-safety, per role:
  * <ul>
@@ -50,28 +49,6 @@ final class EventHub implements Consumer<Event> {
 
     /** How often {@link #expireDue} must be called, and so how late (at most) a poll's timeout is answered. */
     static final long DEADLINE_SLOT_MS = 100;
-
-    /** The answer to a poll while the server stops; another instance can take it. */
-    static final String CLOSED_MESSAGE = "server is stopping, poll again";
-
-    /** What {@link #place} decided under the lock; acted on outside it. */
-    private sealed interface Placement {
-        /** Parked on each of its topics (or claimed meanwhile by its deadline or a failure). */
-        record Parked() implements Placement {
-        }
-
-        /** Answer at once with {@code answer} (an {@link EventBatch} or {@link TopicsBatch}). */
-        record News(Object answer, boolean missed) implements Placement {
-        }
-
-        /** Read these cursors from the archive, then place the poll again. */
-        record AskArchive(List<TopicCursor> cursors) implements Placement {
-        }
-
-        /** Refused: full, too many topics, history unreadable, or the server stopping. */
-        record Refused(Answer answer) implements Placement {
-        }
-    }
 
     /**
      * Everything a hub is built from: its bounds, the Retry-After of polls turned away while it stops, and the clock
@@ -105,24 +82,21 @@ final class EventHub implements Consumer<Event> {
         // In-process, the hub's rings are the histories: each topic's epoch is made here, new at every start and at every
         // re-creation of an evicted topic (whose ids start again at 1). A shared stream keeps its histories: no epochs.
         this.topics = new Topics(settings.maxTopics(), settings.historySize(), lock,
-                archive == null ? Long.toString(System.currentTimeMillis(), 36) : null);
+                archive == null ? Long.toString(System.currentTimeMillis(), 36) : null, created -> {
+                    metrics.topicsCreated.mark();
+                    source.watch(created); // does not block, nor take a lock held while an event is delivered
+                }, metrics.topicsRefused);
         this.settings = settings;
-        this.blockingWaits = new BlockingWaits(lock, this::useTopic, metrics.blockingTimeouts, metrics.missed);
+        this.blockingWaits = new BlockingWaits(lock, name -> topics.use(name, now()), metrics.blockingTimeouts, metrics.missed);
         this.deadlines = new PollDeadlines(DEADLINE_SLOT_MS, settings.nanoClock());
         this.claims = new PollClaims(topics, deadlines, metrics);
-        this.batches = new BatchAnswers(topics, claims, json, metrics, settings.nanoClock(),
-                archive == null ? null : this::askArchiveAgain);
+        this.archived = archive == null ? null : new ArchivedCursors(archive, settings.historySize(), this::lastId);
+        this.batches = new BatchAnswers(topics, claims, json, metrics, settings.nanoClock(), archive == null ? null
+                : poll -> archived.ask(poll.cursorsNow(), Map.of(), answers -> place(poll, answers, false)));
         this.dispatcher = dispatcher;
         this.json = json;
         this.metrics = metrics;
         this.source = source;
-        this.archived = archive == null ? null : new ArchivedCursors(archive, settings.historySize(), this::lastId);
-        lock.lock();
-        try {
-            topics.getOrCreate(TopicNames.DEFAULT, now()); // the ticker's, never evicted
-        } finally {
-            lock.unlock();
-        }
         source.watch(TopicNames.DEFAULT);
     }
 
@@ -164,7 +138,7 @@ final class EventHub implements Consumer<Event> {
     boolean admitTopic(String topic) {
         lock.lock();
         try {
-            return useTopic(topic) != null;
+            return topics.use(topic, now()) != null;
         } finally {
             lock.unlock();
         }
@@ -182,12 +156,7 @@ final class EventHub implements Consumer<Event> {
                 return; // a topic this hub no longer holds, or a redelivered or out-of-order event
             }
             topic.used(arrivedNanos);
-            batch = topic.parked().takeBefore(event.id());
-            for (ParkedPoll poll : batch) {
-                if (poll.severalTopics()) {
-                    leaveOtherTopics(poll, event.topic());
-                }
-            }
+            batch = topics.takeAnswered(topic, event.id());
             blockingWaits.signalNews();
         } finally {
             lock.unlock();
@@ -264,39 +233,38 @@ final class EventHub implements Consumer<Event> {
         Placement placement;
         lock.lock();
         try {
-            placement = closed ? new Placement.Refused(new Answer.Closing(settings.shutdownSpread().nextRetryAfter()))
-                    : read(poll, fromArchive, mayAskArchive);
+            placement = read(poll, fromArchive, mayAskArchive);
         } finally {
             lock.unlock();
         }
         if (placement instanceof Placement.News news) {
-            metrics.answeredAtOnce.mark();
-            if (news.missed()) {
-                metrics.missed.mark();
-            }
             poll.delivery().offer(new Answer.News(news.answer(), json.bytes(news.answer())), () -> claims.claim(poll, PollClaims.Own.AT_ONCE));
         } else if (placement instanceof Placement.AskArchive ask) {
             archived.ask(ask.cursors(), fromArchive, answers -> place(poll, answers, false));
         } else if (placement instanceof Placement.Refused refused) {
-            if (refused.answer() instanceof Answer.Closing) {
-                metrics.shutdownTurnedAway.mark();
-            }
             poll.delivery().offer(refused.answer(), () -> claims.claim(poll, PollClaims.Own.AT_ONCE));
         }
     }
 
-    /** With the lock held: reads each topic the poll asked for (creating it if needed) and decides what to do. */
+    /** With the lock held: reads each topic the poll asked for (creating it if needed), decides and counts what to do. */
     @GuardedBy("lock")
     private Placement read(ParkedPoll poll, Map<String, ArchiveAnswer> fromArchive, boolean mayAskArchive) {
+        if (closed) {
+            metrics.shutdownTurnedAway.mark();
+            return new Placement.Refused(new Answer.Closing(settings.shutdownSpread().nextRetryAfter()));
+        }
         Map<String, Long> cursors = new LinkedHashMap<>();
         Map<String, EventBatch> news = new LinkedHashMap<>();
         List<TopicCursor> askArchive = new ArrayList<>();
         for (TopicCursor asked : poll.asked()) {
-            Topic topic = useTopic(asked.topic());
+            Topic topic = topics.use(asked.topic(), now());
             if (topic == null) {
                 return new Placement.Refused(new Answer.Refused("too many topics (" + topics.max() + " held), retry later"));
             }
-            CursorReading reading = archived == null ? readRing(asked, topic.history())
+            if (!topic.history().sameEpoch(asked.epoch())) {
+                metrics.epochMismatches.mark(); // a cursor of an earlier history: missed at once
+            }
+            CursorReading reading = archived == null ? topic.history().read(asked)
                     : archived.read(asked, topic.history(), fromArchive.get(asked.topic()), mayAskArchive);
             if (reading instanceof CursorReading.Unavailable) {
                 return new Placement.Refused(new Answer.Refused("the event history is unavailable, retry later"));
@@ -312,7 +280,11 @@ final class EventHub implements Consumer<Event> {
             return new Placement.AskArchive(askArchive);
         }
         if (!news.isEmpty()) {
-            return new Placement.News(PollAnswer.of(poll.asked(), cursors, news), news.values().stream().anyMatch(EventBatch::missed));
+            metrics.answeredAtOnce.mark();
+            if (news.values().stream().anyMatch(EventBatch::missed)) {
+                metrics.missed.mark();
+            }
+            return new Placement.News(PollAnswer.of(poll.asked(), cursors, news));
         }
         if (claims.parkedCount() >= settings.maxParked()) {
             metrics.rejected.mark();
@@ -323,58 +295,6 @@ final class EventHub implements Consumer<Event> {
             claims.parked();
         }
         return new Placement.Parked();
-    }
-
-    /**
-     * The in-process rule: the ring is all the history there is; any cursor but its newest id has news (or missed), and
-     * a cursor of another epoch (before a restart, or before its topic was evicted) is missed at once.
-     */
-    private CursorReading readRing(TopicCursor asked, EventHistory history) {
-        if (!history.sameEpoch(asked.epoch())) {
-            metrics.epochMismatches.mark();
-            return new CursorReading.News(history.lastId(), history.epochChanged());
-        }
-        long cursor = asked.after() == null ? history.lastId() : asked.after();
-        return history.hasNewsFor(cursor) ? new CursorReading.News(cursor, history.after(cursor)) : new CursorReading.Wait(cursor);
-    }
-
-    /** A batch poll whose cursor a ring no longer covers (a burst outran the batch): read it from the archive, place again. */
-    private void askArchiveAgain(ParkedPoll poll) {
-        List<TopicCursor> atCursors = new ArrayList<>();
-        poll.cursors().forEach((topic, cursor) -> atCursors.add(new TopicCursor(topic, cursor)));
-        archived.ask(atCursors, Map.of(), answers -> place(poll, answers, false));
-    }
-
-    /** With the lock held: a poll of several topics taken out by an event of {@code answeredBy} leaves the others. */
-    @GuardedBy("lock")
-    private void leaveOtherTopics(ParkedPoll poll, String answeredBy) {
-        for (String other : poll.cursors().keySet()) {
-            Topic topic = topics.get(other);
-            if (!other.equals(answeredBy) && topic != null) {
-                topic.parked().remove(poll);
-            }
-        }
-    }
-
-    /**
-     * With the lock held: the topic {@code name}, marked used; created if needed (and the source told at once); null,
-     * and counted, when it would be one topic too many.
-     */
-    @GuardedBy("lock")
-    private Topic useTopic(String name) {
-        long now = now();
-        Topic topic = topics.get(name);
-        if (topic == null) {
-            topic = topics.getOrCreate(name, now);
-            if (topic == null) {
-                metrics.topicsRefused.mark();
-                return null;
-            }
-            metrics.topicsCreated.mark();
-            source.watch(name); // does not block, nor take a lock held while an event is delivered
-        }
-        topic.used(now);
-        return topic;
     }
 
     private long now() {

@@ -1,5 +1,6 @@
 package com.example.threading.longpoll;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -102,6 +103,13 @@ final class ParkedPoll {
     /** The cursor it reads after on {@code topic}, as parked. */
     long cursor(String topic) {
         return cursors.get(topic);
+    }
+
+    /** Where it reads now, as cursors to ask again (of the archive, when a burst outran its ring). */
+    List<TopicCursor> cursorsNow() {
+        List<TopicCursor> now = new ArrayList<>();
+        cursors().forEach((topic, cursor) -> now.add(new TopicCursor(topic, cursor)));
+        return now;
     }
 
     /** The cursor on each of its topics, as parked (in the order asked). */

@@ -1,12 +1,16 @@
 package com.example.threading.longpoll;
 
+import com.codahale.metrics.Meter;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The topics the hub holds, at most {@code maxTopics}: a poll or publish creates its topic on first use
@@ -24,6 +28,8 @@ final class Topics {
     private final int historySize;
     private final ReentrantLock guard;
     private final String epochPrefix;
+    private final Consumer<String> created;
+    private final Meter refused;
     @GuardedBy("guard")
     private long topicsCreated;
     private volatile int size;
@@ -32,12 +38,18 @@ final class Topics {
      * At most {@code maxTopics} topics of {@code historySize} events, used under {@code guard}. {@code epochPrefix}
      * (null: no epochs, the stream keeps its histories) starts the epoch of every topic created here, which ends in
      * the number of topics created before it: a topic evicted and created again (its ids start again) gets a new one.
+     * {@code created} is told the name of each topic {@link #use} creates, the lock held (it must not block);
+     * {@code refused} counts the topics it refuses. Holds the {@value TopicNames#DEFAULT} topic from the start.
      */
-    Topics(int maxTopics, int historySize, ReentrantLock guard, String epochPrefix) {
+    Topics(int maxTopics, int historySize, ReentrantLock guard, String epochPrefix, Consumer<String> created,
+           Meter refused) {
         this.maxTopics = maxTopics;
         this.historySize = historySize;
         this.guard = guard;
         this.epochPrefix = epochPrefix;
+        this.created = created;
+        this.refused = refused;
+        getOrCreate(TopicNames.DEFAULT, 0); // the ticker's, never evicted; the owner tells its source itself
     }
 
     /** The lock every method but {@link #size} and {@link #max} must be called with (the hub's). */
@@ -65,6 +77,35 @@ final class Topics {
         return topic;
     }
 
+    /** The topic, marked used at {@code nowNanos}; created if needed (and announced); null, and counted, if one too many. */
+    Topic use(String name, long nowNanos) {
+        Topic topic = byName.get(name);
+        if (topic == null) {
+            topic = getOrCreate(name, nowNanos);
+            if (topic == null) {
+                refused.mark();
+                return null;
+            }
+            created.accept(name);
+        }
+        topic.used(nowNanos);
+        return topic;
+    }
+
+    /** Takes out the polls on {@code topic} that event {@code eventId} answers; those of several topics leave the others. */
+    Collection<ParkedPoll> takeAnswered(Topic topic, long eventId) {
+        Collection<ParkedPoll> batch = topic.parked().takeBefore(eventId);
+        for (ParkedPoll poll : batch) {
+            for (String other : poll.severalTopics() ? poll.cursors().keySet() : Set.<String>of()) {
+                Topic parkedOn = byName.get(other);
+                if (parkedOn != topic && parkedOn != null) {
+                    parkedOn.parked().remove(poll);
+                }
+            }
+        }
+        return batch;
+    }
+
     /** Drops every topic idle for {@code idleNanos} but the default one; returns them. */
     List<Topic> evictIdle(long nowNanos, long idleNanos) {
         List<Topic> evicted = new ArrayList<>();
@@ -80,7 +121,7 @@ final class Topics {
     }
 
     /** Runs {@code action} on every topic held. */
-    void forEach(java.util.function.Consumer<Topic> action) {
+    void forEach(Consumer<Topic> action) {
         byName.values().forEach(action);
     }
 
