@@ -80,10 +80,17 @@ final class SseServlet extends HttpServlet {
         response.setContentType(EVENT_STREAM + ";charset=utf-8");
         response.setHeader("Cache-Control", "no-store");
         response.setHeader("X-Accel-Buffering", "no"); // nginx: pass each event on at once
-        AsyncContext context = request.startAsync();
-        context.setTimeout(0); // the hub's deadlines (heartbeats), the lifetime and the drain deadline end a stream
-        SseOutput output = new SseOutput(context, response.getOutputStream(), maxUnsentBytes, nanoClock,
-                with.metrics().eventsWritten);
+        SseOutput output;
+        AsyncContext context;
+        try {
+            context = request.startAsync();
+            context.setTimeout(0); // the hub's deadlines (heartbeats), the lifetime and the drain deadline end a stream
+            output = new SseOutput(context, response.getOutputStream(), maxUnsentBytes, nanoClock,
+                    with.metrics().eventsWritten);
+        } catch (IOException | RuntimeException e) {
+            streams.release(); // the stream never started: its place is free again
+            throw e;
+        }
         long openedNanos = nanoClock.getAsLong();
         // A stream never outlives its credentials: at their end it ends as at its lifetime, and the client must come back.
         long expiresNanos = access.millisLeft(caller.grant())

@@ -29,7 +29,6 @@ final class TopicCalls {
     private final String maxLen;
     private final String publishScript;
 
-    /** Calls on the keys {@code keys} names, publishing with {@code publishScript} and trimming to about {@code maxLen}. */
     /** The keys of the topics' streams and counters. */
     TopicKeys keys() {
         return keys;
@@ -40,6 +39,7 @@ final class TopicCalls {
         return entries;
     }
 
+    /** Calls on the keys {@code keys} names, publishing with {@code publishScript} and trimming to about {@code maxLen}. */
     TopicCalls(TopicKeys keys, ObjectMapper mapper, RedisStreamMetrics metrics, long maxLen, String publishScript) {
         this.keys = keys;
         this.mapper = mapper;
