@@ -58,6 +58,10 @@ public final class SseScenario extends ScenarioCommand {
     @Option(names = "--duration", defaultValue = "30s", description = "Publishing time of each rooms run (default: ${DEFAULT-VALUE})")
     Duration duration;
 
+    @Option(names = "--rooms-warmup", defaultValue = "10s", description = "A rooms run before the measured two, not counted: the fresh "
+            + "service and the tool compile their hot code meanwhile (0s: none) (default: ${DEFAULT-VALUE})")
+    Duration roomsWarmup;
+
     @Option(names = "--message-bytes", defaultValue = "50", description = "Size of each room message's JSON (default: ${DEFAULT-VALUE})")
     int messageBytes;
 
@@ -100,7 +104,7 @@ public final class SseScenario extends ScenarioCommand {
                 "-Ddw.server.applicationConnectors[0].idleTimeout=10m");
         report.configure("streams (h2c)", streams).configure("streams (HTTP/1.1, heap)", http1Streams).configure("rounds", rounds)
                 .configure("warm-up rounds", warmupRounds).configure("rooms", rooms).configure("readers per room", readersPerRoom)
-                .configure("room messages /s", rate).configure("rooms run", duration).configure("message bytes", messageBytes)
+                .configure("room messages /s", rate).configure("rooms run", duration).configure("rooms warm-up", roomsWarmup).configure("message bytes", messageBytes)
                 .configure("ballast", ballastBytes + " B × " + Report.num(ballastRate) + "/s on " + RoomTraffic.BALLAST_TOPIC)
                 .configure("events.sse.drainTimeout", drainTimeout).configure("events.sse.maxUnsentBytes", "64KiB (the service's default)")
                 .configure("parts", String.join(",", parts));
@@ -143,6 +147,14 @@ public final class SseScenario extends ScenarioCommand {
                 }
                 if (parts.contains("rooms")) {
                     long[] cursors = new long[rooms];
+                    if (!roomsWarmup.isZero()) {
+                        RoomTraffic.Result warm = new RoomTraffic(new RoomTraffic.Plan(app, rooms, readersPerRoom, rate, roomsWarmup, messageBytes,
+                                ballastBytes, ballastRate, false, cursors)).run(server, deadline().within(roomsWarmup.plusMinutes(4)));
+                        cursors = warm.newest();
+                        report.note("Rooms: a warm-up run of " + Durations.format(roomsWarmup) + " on the same rooms before the measured ones, not "
+                                + "counted: " + warm.checks().deliveries() + " of " + warm.checks().expected() + " deliveries, p99 "
+                                + Report.ms(warm.latencyMicros().getValueAtPercentile(99) / 1000.0) + " ms.");
+                    }
                     for (boolean slow : new boolean[] {false, true}) {
                         RoomTraffic.Result result = new RoomTraffic(new RoomTraffic.Plan(app, rooms, readersPerRoom, rate, duration, messageBytes,
                                 ballastBytes, ballastRate, slow, cursors)).run(server, deadline().within(duration.plusMinutes(4)));
@@ -195,7 +207,7 @@ public final class SseScenario extends ScenarioCommand {
             }
         }
         if (streams < 1 || http1Streams < 1 || rounds < 1 || warmupRounds < 0 || rooms < 1 || readersPerRoom < 1 || !(rate > 0)
-                || duration.compareTo(Duration.ofSeconds(1)) < 0 || ballastRate < 0 || ballastBytes < 100) {
+                || duration.compareTo(Duration.ofSeconds(1)) < 0 || roomsWarmup.isNegative() || ballastRate < 0 || ballastBytes < 100) {
             throw new IllegalArgumentException("--streams, --http1-streams, --rounds, --rooms, --readers-per-room at least 1, --rate above 0, "
                     + "--duration at least 1s, --ballast-bytes at least 100");
         }
