@@ -7,6 +7,7 @@ import com.example.threading.load.scenario.limit.LimitScenario;
 import com.example.threading.load.scenario.longpoll.LongPollScenario;
 import com.example.threading.load.scenario.probe.ProbeScenario;
 import com.example.threading.load.scenario.soak.SoakScenario;
+import com.example.threading.load.scenario.sse.SseScenario;
 import com.example.threading.load.scenario.topology.TopologyScenario;
 import com.example.threading.load.scenario.topics.TopicsScenario;
 import com.example.threading.load.scenario.wave.WaveScenario;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Command;
         description = "Runs the experiments of the threading reference service and writes a report folder "
                 + "(report.md, PNG plots, HdrHistogram logs, results.json).",
         subcommands = {WaveScenario.class, LongPollScenario.class, ProbeScenario.class, LimitScenario.class, SoakScenario.class,
-                ClusterScenario.class, TopologyScenario.class, TopicsScenario.class, CostScenario.class})
+                ClusterScenario.class, TopologyScenario.class, TopicsScenario.class, CostScenario.class, SseScenario.class})
 public final class LoadTool {
 
     private LoadTool() {

@@ -94,38 +94,51 @@ public final class ForcedGc implements AutoCloseable {
     }
 
     private void collectOnce() {
-        double at = clock.getAsDouble();
         try {
-            String before = readMetrics();
+            add(collect(http, task, metrics, clock.getAsDouble()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * One forced collection of the service whose admin connector is at {@code admin}, asked for now on the caller's
+     * thread (repeated as {@link #every} does until the full-collection count moved), and the heap read right after.
+     */
+    public static Reading once(URI admin) throws InterruptedException {
+        try (SimpleHttp http = SimpleHttp.http1()) {
+            return collect(http, admin.resolve("/tasks/gc"), admin.resolve("/metrics"), 0);
+        }
+    }
+
+    private static Reading collect(SimpleHttp http, URI task, URI metrics, double at) throws InterruptedException {
+        try {
+            String before = readMetrics(http, metrics);
             for (int ask = 1; ask <= MAX_ASKS; ask++) {
                 long start = System.nanoTime();
                 SimpleHttp.Answer answer = http.post(task, TIMEOUT);
                 double taskMs = LatencySummary.round((System.nanoTime() - start) / 1e6);
                 if (answer.status() != 200) {
-                    add(new Reading(at, ask, taskMs, Double.NaN, Double.NaN, Double.NaN, "POST " + task + ": " + (answer.status() == 0 ? answer.failure()
-                            : "status " + answer.status())));
-                    return;
+                    return new Reading(at, ask, taskMs, Double.NaN, Double.NaN, Double.NaN, "POST " + task + ": " + (answer.status() == 0 ? answer.failure()
+                            : "status " + answer.status()));
                 }
-                String after = readMetrics();
+                String after = readMetrics(http, metrics);
                 Reading reading = reading(at, ask, taskMs, after);
                 if (!reading.ok() || !(fullCollections(after) <= fullCollections(before))) {
                     // Read, and the count moved (or cannot be compared: a collector whose count is not known).
-                    add(reading);
-                    return;
+                    return reading;
                 }
                 before = after;
                 Thread.sleep(200);
             }
-            add(new Reading(at, MAX_ASKS, Double.NaN, Double.NaN, Double.NaN, fullCollections(before), "the service did not collect in " + MAX_ASKS + " asks (its "
-                    + "full-collection count did not move: System.gc() skipped, e.g. while a JNI critical region held G1's GC locker)"));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return new Reading(at, MAX_ASKS, Double.NaN, Double.NaN, Double.NaN, fullCollections(before), "the service did not collect in " + MAX_ASKS + " asks (its "
+                    + "full-collection count did not move: System.gc() skipped, e.g. while a JNI critical region held G1's GC locker)");
         } catch (RuntimeException e) {
-            add(new Reading(at, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, e.toString()));
+            return new Reading(at, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, e.toString());
         }
     }
 
-    private String readMetrics() throws InterruptedException {
+    private static String readMetrics(SimpleHttp http, URI metrics) throws InterruptedException {
         SimpleHttp.Answer read = http.get(metrics, TIMEOUT);
         if (read.status() != 200) {
             throw new IllegalStateException("GET " + metrics + ": " + (read.status() == 0 ? read.failure() : "status " + read.status()));

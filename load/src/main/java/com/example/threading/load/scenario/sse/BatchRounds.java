@@ -1,0 +1,180 @@
+package com.example.threading.load.scenario.sse;
+
+import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.SimpleHttp;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One event to many waiting clients, round by round: N Server-Sent Events streams of one topic, then N long-polls of
+ * another, both over h2c, on the same service. Each round publishes one event and measures the server's
+ * {@code events.event-to-last-write} for that batch (from /prometheus: its sum moves by exactly that batch's time) and,
+ * on the client, the time from just before the publish is sent to the last stream or poll receiving it.
+ *
+ * <p>Thread-safety: called on the scenario's thread; the readers record into atomics and a latch.
+ */
+final class BatchRounds {
+
+    static final String LAST_WRITE = "events_event_to_last_write_seconds";
+    static final String QUEUED = "events_event_to_queued_seconds";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration ROUND_LIMIT = Duration.ofSeconds(120);
+
+    /**
+     * One round: the server's event-to-last-write and event-to-queued (ms; NaN when the batch was not timed alone), the
+     * client's publish → last receipt and → median receipt (ms), how many of how many received the event.
+     */
+    record Round(int round, boolean warmUp, double serverLastWriteMs, double serverQueuedMs, double clientLastMs, double clientMedianMs,
+                 int received, int expected) {
+    }
+
+    private final URI app;
+    private final ServerMetrics server;
+    private final SimpleHttp publisher = SimpleHttp.http1();
+
+    BatchRounds(URI app, ServerMetrics server) {
+        this.app = app;
+        this.server = server;
+    }
+
+    /** {@code streams} SSE streams of {@code topic} over h2c, then {@code warmUp + rounds} rounds. */
+    List<Round> sse(String topic, int streams, int warmUp, int rounds, long deadlineNanos) throws Exception {
+        AtomicReference<CountDownLatch> latch = new AtomicReference<>(new CountDownLatch(0));
+        AtomicInteger currentRound = new AtomicInteger(-1);
+        AtomicLongArray receivedAt = new AtomicLongArray(streams);
+        SseReaders.Listener listener = (reader, id, type, data, at) -> {
+            if (type != null && !type.equals("message")) {
+                return;
+            }
+            if (roundOf(data) == currentRound.get()) {
+                receivedAt.set(reader, at);
+                latch.get().countDown();
+            }
+        };
+        List<Round> figures = new ArrayList<>();
+        try (SseReaders readers = new SseReaders(Protocol.H2C, streams)) {
+            List<URI> urls = new ArrayList<>(streams);
+            for (int i = 0; i < streams; i++) {
+                urls.add(app.resolve("/events/stream?topic=" + topic));
+            }
+            int open = readers.open(urls, 0, listener, deadlineNanos);
+            if (open < streams) {
+                throw new IllegalStateException("only " + open + " of " + streams + " streams opened over h2c (" + readers.failed() + " failed: "
+                        + readers.lastFailure() + ")");
+            }
+            double parked = server.awaitValue("events.sse.open", value -> value >= streams, deadlineNanos);
+            if (parked < streams) {
+                throw new IllegalStateException("the service counts " + parked + " open streams of " + streams);
+            }
+            for (int r = 0; r < warmUp + rounds; r++) {
+                for (int i = 0; i < streams; i++) {
+                    receivedAt.set(i, 0);
+                }
+                CountDownLatch all = new CountDownLatch(streams);
+                latch.set(all);
+                currentRound.set(r);
+                ServerMetrics.Timer lastWrite = server.timer(LAST_WRITE);
+                ServerMetrics.Timer queued = server.timer(QUEUED);
+                long start = System.nanoTime();
+                publish(topic, r);
+                all.await(Math.max(0, Math.min(deadlineNanos, start + ROUND_LIMIT.toNanos()) - System.nanoTime()), TimeUnit.NANOSECONDS);
+                long[] times = new long[streams];
+                int received = 0;
+                for (int i = 0; i < streams; i++) {
+                    long at = receivedAt.get(i);
+                    if (at != 0) {
+                        times[received++] = at - start;
+                    }
+                }
+                figures.add(round(r, r < warmUp, lastWrite, queued, Arrays.copyOf(times, received), streams, deadlineNanos));
+                Thread.sleep(500); // every stream's next poll parked again before the next round
+            }
+        }
+        server.awaitValue("events.sse.open", value -> value == 0, Math.min(deadlineNanos, System.nanoTime() + TimeUnit.SECONDS.toNanos(30)));
+        return figures;
+    }
+
+    /** Rounds of {@code polls} long-polls of {@code topic} over h2c, each round's polls sent anew and parked before the publish. */
+    List<Round> longPoll(String topic, int polls, int warmUp, int rounds, long deadlineNanos) throws Exception {
+        List<Round> figures = new ArrayList<>();
+        long parkedBefore = (long) server.value("events.parked");
+        long cursor = 0;
+        try (ParkedPolls client = new ParkedPolls(polls, TimeUnit.MINUTES.toMillis(10))) {
+            for (int r = 0; r < warmUp + rounds; r++) {
+                ParkedPolls.Round round = client.send(app, topic, cursor, polls, 300);
+                double parked = server.awaitValue("events.parked", value -> value >= parkedBefore + polls,
+                        Math.min(deadlineNanos, System.nanoTime() + ROUND_LIMIT.toNanos()));
+                if (parked < parkedBefore + polls) {
+                    throw new IllegalStateException("only " + (long) (parked - parkedBefore) + " of " + polls + " long-polls parked");
+                }
+                ServerMetrics.Timer lastWrite = server.timer(LAST_WRITE);
+                ServerMetrics.Timer queued = server.timer(QUEUED);
+                long start = System.nanoTime();
+                cursor = publish(topic, r);
+                round.await(Math.min(deadlineNanos, start + ROUND_LIMIT.toNanos()));
+                long last = round.lastAnsweredNanos() - start;
+                // The client keeps only the last answer's time: the median is not measured for the polls.
+                Round figure = round(r, r < warmUp, lastWrite, queued, new long[0], polls, deadlineNanos);
+                figures.add(new Round(figure.round(), figure.warmUp(), figure.serverLastWriteMs(), figure.serverQueuedMs(), last / 1e6, Double.NaN,
+                        round.withEvent(), polls));
+                if (round.other() > 0) {
+                    throw new IllegalStateException(round.other() + " long-polls not answered with the event in round " + r + ": " + round.lastProblem());
+                }
+            }
+        }
+        return figures;
+    }
+
+    private Round round(int r, boolean warmUp, ServerMetrics.Timer lastWrite, ServerMetrics.Timer queued, long[] times, int expected,
+                        long deadlineNanos) throws InterruptedException {
+        long until = Math.min(deadlineNanos, System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+        ServerMetrics.Timer lastWriteAfter = server.timer(LAST_WRITE);
+        while (lastWriteAfter.count() == lastWrite.count() && System.nanoTime() < until) {
+            Thread.sleep(10);
+            lastWriteAfter = server.timer(LAST_WRITE);
+        }
+        ServerMetrics.Timer queuedAfter = server.timer(QUEUED);
+        double serverMs = lastWriteAfter.count() == lastWrite.count() + 1 ? (lastWriteAfter.sumSeconds() - lastWrite.sumSeconds()) * 1000 : Double.NaN;
+        double queuedMs = queuedAfter.count() == queued.count() + 1 ? (queuedAfter.sumSeconds() - queued.sumSeconds()) * 1000 : Double.NaN;
+        Arrays.sort(times);
+        double lastMs = times.length == 0 ? Double.NaN : times[times.length - 1] / 1e6;
+        double medianMs = times.length == 0 ? Double.NaN : times[times.length / 2] / 1e6;
+        return new Round(r + 1, warmUp, serverMs, queuedMs, lastMs, medianMs, times.length, expected);
+    }
+
+    /** Publishes {@code {"round":r}} to {@code topic}; the event's id. */
+    private long publish(String topic, int r) throws InterruptedException {
+        SimpleHttp.Answer answer = publisher.postJson(app.resolve("/events?topic=" + topic), "{\"round\":" + r + "}", Duration.ofSeconds(10));
+        if (answer.status() != 200) {
+            throw new IllegalStateException("publish to " + topic + " failed: " + (answer.status() == 0 ? answer.failure() : answer.status() + " " + answer.body()));
+        }
+        try {
+            return JSON.readTree(answer.body()).path("id").asLong();
+        } catch (IOException e) {
+            throw new IllegalStateException("publish answer not JSON: " + answer.body(), e);
+        }
+    }
+
+    private static int roundOf(String data) {
+        try {
+            return JSON.readTree(data).path("data").path("round").asInt(-2);
+        } catch (IOException e) {
+            return -2;
+        }
+    }
+
+    void close() {
+        publisher.close();
+    }
+}
