@@ -12,6 +12,7 @@ import io.dropwizard.core.setup.Environment;
 import io.dropwizard.testing.ResourceHelpers;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The bundle alone, in a bare Dropwizard application with three health checks: {@code stream} (named, flipped by the
  * test), {@code busy} (always unhealthy, not named: load is not readiness) and {@code absent} (named, never
- * registered: skipped).
+ * registered: skipped). The verdict is not kept ({@link Duration#ZERO}), so each probe sees the checks of its instant;
+ * {@link ReadinessTest} covers the max age.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class ReadinessBundleTest {
@@ -32,7 +34,7 @@ class ReadinessBundleTest {
     public static final class App extends Application<Configuration> {
         @Override
         public void initialize(Bootstrap<Configuration> bootstrap) {
-            bootstrap.addBundle(new ReadinessBundle("stream", "absent", "deadlocks"));
+            bootstrap.addBundle(new ReadinessBundle(Duration.ZERO, "stream", "absent", "deadlocks")); // a verdict per probe
         }
 
         @Override

@@ -54,7 +54,9 @@ class RedisFaultTest {
 
         redis.stop();
         a.awaitHealthy(false, Duration.ofSeconds(5));
-        // The load balancer's probe on the application port says so too (only the check's name, not its message).
+        // The load balancer's probe on the application port says so too, within the verdict's max age (1 s), and names
+        // only the check, not its message.
+        Await.until(() -> HTTP.get(a.url("/ready")).status() == 503, Duration.ofSeconds(5), "/ready says not ready");
         Answer notReady = HTTP.get(a.url("/ready"));
         assertThat(notReady.status()).isEqualTo(503);
         assertThat(notReady.json().get("message").asText()).isEqualTo("not ready: " + RedisEventStream.HEALTH_CHECK);
@@ -75,7 +77,7 @@ class RedisFaultTest {
 
         redis.start();
         a.awaitHealthy(true, Duration.ofSeconds(15));
-        assertThat(HTTP.get(a.url("/ready")).status()).isEqualTo(200);
+        Await.until(() -> HTTP.get(a.url("/ready")).status() == 200, Duration.ofSeconds(5), "/ready says ready again");
         assertThat(a.admin().count("events.redis.reader.reconnects")).isGreaterThan(reconnectsBefore);
 
         Answer published = a.publish("{\"after\":\"restart\"}");
