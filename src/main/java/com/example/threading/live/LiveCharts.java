@@ -113,7 +113,7 @@ public final class LiveCharts {
         List<LiveSeries> lines = new ArrayList<>();
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             String name = WHITESPACE.matcher(collector.getName()).replaceAll("-");
-            lines.add(perSecond(collector.getName(), "jvm.gc." + name + ".time", "operations.md"));
+            lines.add(perSecond(collector.getName(), "jvm.gc." + name + ".time", "prometheus.md"));
         }
         return lines;
     }

@@ -56,8 +56,9 @@
  * {@link com.example.threading.longpoll.LongPollBundle#PATH} and
  * {@link com.example.threading.longpoll.LongPollBundle#BLOCKING_PATH});
  * configuration {@link com.example.threading.longpoll.EventsConfiguration} (section {@code events}); metrics
- * {@code events.*}. The guide (contract, disconnects, shutdown, figures) is {@code docs/longpoll.md}; its "Reading the
- * code" sorts these classes into the single-instance path and the parts built around it.
+ * {@code events.*}. The guide (contract, faults, shutdown, figures) is {@code docs/longpoll.md}, publishing
+ * {@code docs/longpoll-publishing.md}, topics {@code docs/longpoll-topics.md}; the "Reading the code" of
+ * {@code docs/longpoll-internals.md} sorts these classes into the single-instance path and the parts built around it.
  *
  * <p>To copy: the whole package and one {@code addBundle} line. It needs Dropwizard core (Jetty 12 ee10 servlets,
  * Jackson, Metrics) and nothing from the other packages: the servlets complete their own async requests. The stream

@@ -48,7 +48,7 @@ final class MetricRule {
         return new MetricRule(regex, family, kind);
     }
 
-    /** A metric left out on purpose, with the reason (documented on docs/operations.md). */
+    /** A metric left out on purpose, with the reason (documented on docs/prometheus.md). */
     static MetricRule skip(String regex, String reason) {
         MetricRule rule = new MetricRule(regex, "", ExportKind.SKIP);
         rule.skipReason = reason;

@@ -13,7 +13,7 @@ import java.util.function.UnaryOperator;
  * The Prometheus name and labels of every Dropwizard metric of this service, from its name alone (no configuration):
  * the first matching {@link MetricRule} of {@link #RULES}, else the name in snake case. A pattern that registers
  * {@code work.<pattern>.response-time} is therefore exposed as {@code work_request_duration_seconds{pattern="..."}}
- * without importing anything from this package. docs/operations.md lists the mapping.
+ * without importing anything from this package. docs/prometheus.md lists the mapping.
  */
 final class NameMapping {
 

@@ -16,12 +16,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The "Reading the code" table of docs/longpoll.md matches the package: every class in exactly one row, every class a
- * row names exists. It checks what the table says, not how long the classes are.
+ * The "Reading the code" table of docs/longpoll-internals.md matches the package: every class in exactly one row, every
+ * class a row names exists. It checks what the table says, not how long the classes are.
  */
 class LongPollReadingGuideTest {
 
-    private static final Path PAGE = Path.of("docs/longpoll.md");
+    private static final Path PAGE = Path.of("docs/longpoll-internals.md");
     private static final Path PACKAGE = Path.of("src/main/java/com/example/threading/longpoll");
     private static final Pattern CLASS_NAME = Pattern.compile("`([A-Z][A-Za-z0-9]*)`");
 

@@ -30,7 +30,7 @@
  * long-poll bundle then builds the {@link com.example.threading.longpoll.redis.RedisEventStream}; configuration
  * {@link com.example.threading.longpoll.redis.RedisStreamConfiguration} (section {@code events.stream.redis});
  * metrics {@code events.redis.*}. The guide (running two instances, guarantees, faults) is
- * {@code docs/longpoll-redis.md}.
+ * {@code docs/longpoll-redis.md}; what differs on a Redis Cluster is {@code docs/longpoll-redis-cluster.md}.
  *
  * <p>To copy: this package together with its parent {@code longpoll} (it builds on the parent's {@code EventSink},
  * {@code EventSource}, {@code EventArchive}, {@code TickGate} and {@code EventStreamFactory}; the parent never
