@@ -37,12 +37,14 @@ class ScenarioOptionsTest {
                     "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"),
             "topics", List.of("--clients", "--duration", "--instances", "--masters", "--message-bytes", "--poll-timeout", "--rate", "--redis-uri",
                     "--rooms", "--rooms-per-client", "--streams", "--warmup"),
-            "cost", List.of("--connections", "--events-per-second", "--polls", "--seconds", "--warmup"));
+            "cost", List.of("--connections", "--events-per-second", "--polls", "--seconds", "--warmup"),
+            "sse", List.of("--ballast-bytes", "--ballast-rate", "--drain-timeout", "--duration", "--http1-streams", "--message-bytes", "--parts",
+                    "--rate", "--readers-per-room", "--rooms", "--rooms-warmup", "--rounds", "--streams", "--warmup-rounds"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
             "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200),
             "cluster", Duration.ofSeconds(300), "topology", Duration.ofSeconds(900), "topics", Duration.ofSeconds(600),
-            "cost", Duration.ofSeconds(900));
+            "cost", Duration.ofSeconds(900), "sse", Duration.ofSeconds(1200));
 
     private static CommandLine tool() {
         return ScenarioOptions.configure(new CommandLine(LoadTool.class));
@@ -51,7 +53,7 @@ class ScenarioOptionsTest {
     @Test
     void everyScenarioListsTheSharedOptionsAndItsOwnNothingMore() {
         assertThat(tool().getSubcommands().keySet()).containsExactly("wave", "longpoll", "probe", "limit", "soak", "cluster", "topology", "topics",
-                "cost");
+                "cost", "sse");
         tool().getSubcommands().forEach((name, scenario) -> {
             TreeSet<String> expected = new TreeSet<>(SHARED);
             expected.addAll(OWN.get(name));
