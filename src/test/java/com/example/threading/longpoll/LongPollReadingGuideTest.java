@@ -29,7 +29,6 @@ class LongPollReadingGuideTest {
     void everyClassOfThePackageIsInExactlyOneRow() throws IOException {
         List<String> listed = new ArrayList<>();
         rows().values().forEach(listed::addAll);
-        assertThat(rows()).hasSize(8);
 
         assertThat(listed).as("each class once").doesNotHaveDuplicates();
         assertThat(new TreeSet<>(listed)).isEqualTo(new TreeSet<>(classesOfThePackage()));
