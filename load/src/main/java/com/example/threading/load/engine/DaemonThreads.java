@@ -9,13 +9,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Thread-safety: a factory may be used from any thread; its counter is atomic.
  */
-final class DaemonThreads {
+public final class DaemonThreads {
 
     private DaemonThreads() {
     }
 
     /** A factory of daemon threads named {@code name-1}, {@code name-2}, .... */
-    static ThreadFactory named(String name) {
+    public static ThreadFactory named(String name) {
         AtomicLong count = new AtomicLong();
         return task -> {
             Thread thread = new Thread(task, name + "-" + count.incrementAndGet());

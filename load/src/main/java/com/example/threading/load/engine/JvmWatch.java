@@ -116,8 +116,8 @@ public final class JvmWatch implements AutoCloseable {
         }
     }
 
-    /** A metric's value (gauges) or count (counters, meters, timers); NaN when absent. */
-    private static double metric(JsonNode root, String name) {
+    /** A metric's value (gauges) or count (counters, meters, timers) in the JSON of /metrics; NaN when absent. */
+    public static double metric(JsonNode root, String name) {
         for (String section : List.of("gauges", "counters", "meters", "timers", "histograms")) {
             JsonNode node = root.path(section).path(name);
             if (node.has("value") && node.get("value").isNumber()) {

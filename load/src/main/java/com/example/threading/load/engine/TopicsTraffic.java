@@ -373,12 +373,13 @@ public final class TopicsTraffic {
     }
 
     /** Message {@code n} as JSON of {@code bytes} bytes (or the shortest it can be): {@code {"n":<n>,"p":"xx…"}}. */
-    static String message(long n, int bytes) {
+    public static String message(long n, int bytes) {
         String bare = "{\"n\":" + n + ",\"p\":\"\"}";
         return "{\"n\":" + n + ",\"p\":\"" + "x".repeat(Math.max(0, bytes - bare.length())) + "\"}";
     }
 
-    private static long idOf(String body) {
+    /** The {@code id} of a publish's answer ({@code {"id":…}}); -1 when the body has none. */
+    public static long idOf(String body) {
         try {
             return JSON.readTree(body).path("id").asLong(-1);
         } catch (IOException e) {

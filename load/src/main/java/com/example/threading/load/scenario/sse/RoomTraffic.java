@@ -1,7 +1,9 @@
 package com.example.threading.load.scenario.sse;
 
+import com.example.threading.load.engine.DaemonThreads;
 import com.example.threading.load.engine.DeliveryLedger;
 import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.TopicsTraffic;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -105,10 +107,10 @@ final class RoomTraffic {
                 latency.recordValue(Math.max(0, (at - (start.get() + n * periodNanos)) / 1_000));
             }
         };
-        ExecutorService httpThreads = Executors.newFixedThreadPool(2, daemon("sse-rooms-http"));
+        ExecutorService httpThreads = Executors.newFixedThreadPool(2, DaemonThreads.named("sse-rooms-http"));
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
                 .connectTimeout(Duration.ofSeconds(5)).build();
-        ScheduledExecutorService publishers = Executors.newScheduledThreadPool(2, daemon("sse-rooms-publisher"));
+        ScheduledExecutorService publishers = Executors.newScheduledThreadPool(2, DaemonThreads.named("sse-rooms-publisher"));
         Socket slow = null;
         try (SseReaders streams = new SseReaders(Protocol.H2C, readers)) {
             int open = streams.open(urls, 0, listener, Math.min(deadlineNanos, System.nanoTime() + TimeUnit.SECONDS.toNanos(120)));
@@ -150,9 +152,9 @@ final class RoomTraffic {
                 maxLag.accumulateAndGet(System.nanoTime() - intended, Math::max);
                 int room = (int) (n % plan.rooms());
                 HttpRequest post = HttpRequest.newBuilder(plan.app().resolve("/events?topic=room-" + room)).timeout(PUBLISH_TIMEOUT)
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(message(n, plan.messageBytes()))).build();
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(TopicsTraffic.message(n, plan.messageBytes()))).build();
                 answers.add(http.sendAsync(post, HttpResponse.BodyHandlers.ofString()).handle((response, failure) -> {
-                    long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
+                    long id = failure == null && response.statusCode() == 200 ? TopicsTraffic.idOf(response.body()) : -1;
                     if (id > 0) {
                         published.get(room).add(id);
                         newest.accumulateAndGet(room, id, Math::max);
@@ -222,28 +224,5 @@ final class RoomTraffic {
             }
         }
         return true;
-    }
-
-    /** Message {@code n} as JSON of about {@code bytes} bytes: {@code {"n":<n>,"p":"xx…"}}. */
-    static String message(long n, int bytes) {
-        String bare = "{\"n\":" + n + ",\"p\":\"\"}";
-        return "{\"n\":" + n + ",\"p\":\"" + "x".repeat(Math.max(0, bytes - bare.length())) + "\"}";
-    }
-
-    private static long idOf(String body) {
-        try {
-            return JSON.readTree(body).path("id").asLong(-1);
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicLong count = new AtomicLong();
-        return task -> {
-            Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.sse;
 
+import com.example.threading.load.engine.JvmWatch;
 import com.example.threading.load.engine.SimpleHttp;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
@@ -40,17 +40,7 @@ final class ServerMetrics implements AutoCloseable {
             throw new IllegalStateException("GET " + metrics + ": " + (answer.status() == 0 ? answer.failure() : "status " + answer.status()));
         }
         try {
-            JsonNode root = JSON.readTree(answer.body());
-            for (String section : new String[] {"gauges", "meters", "counters", "timers"}) {
-                JsonNode node = root.path(section).path(name);
-                if (node.has("value") && node.get("value").isNumber()) {
-                    return node.get("value").asDouble();
-                }
-                if (node.has("count")) {
-                    return node.get("count").asDouble();
-                }
-            }
-            return Double.NaN;
+            return JvmWatch.metric(JSON.readTree(answer.body()), name);
         } catch (IOException e) {
             throw new IllegalStateException("not the JSON of /metrics: " + e.getMessage(), e);
         }
