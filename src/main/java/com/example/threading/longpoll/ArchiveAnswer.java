@@ -13,9 +13,10 @@ sealed interface ArchiveAnswer {
 
     /**
      * The cursor lies beyond the stream's newest id (e.g. from before the store lost its data): answer with the ring,
-     * missed, and at least up to {@code newestId}, for a ring that has not read that far.
+     * missed, and at least up to {@code newestId} of history {@code epoch} (null: none), for a ring that has not read
+     * that far.
      */
-    record BeyondNewest(long newestId) implements ArchiveAnswer {
+    record BeyondNewest(long newestId, String epoch) implements ArchiveAnswer {
     }
 
     /** The archive could not be read. */

@@ -45,6 +45,9 @@ final class ArchivedCursors {
      */
     CursorReading read(TopicCursor asked, EventHistory history, ArchiveAnswer known, boolean mayAsk) {
         long cursor = asked.after() == null ? history.lastId() : asked.after();
+        if (!history.sameEpoch(asked.epoch())) {
+            return new CursorReading.News(cursor, history.epochChanged()); // a cursor of the stream before it was recreated
+        }
         if (known != null) {
             return readAnswered(asked, cursor, history, known);
         }
@@ -78,7 +81,7 @@ final class ArchivedCursors {
         }
         if (known instanceof ArchiveAnswer.BeyondNewest beyond) {
             return new CursorReading.News(cursor, history.lastId() >= beyond.newestId()
-                    ? history.after(cursor) : new EventBatch(List.of(), true, beyond.newestId()));
+                    ? history.after(cursor) : new EventBatch(List.of(), true, beyond.newestId(), beyond.epoch()));
         }
         // Unreadable: a cursor at or below the newest id read here needed the archive (the poll gets a 503 and
         // retries); the next event, or one ahead of this instance, is what the reader brings.
@@ -108,7 +111,7 @@ final class ArchivedCursors {
         CompletableFuture<?>[] reads = new CompletableFuture<?>[asked.size()];
         for (int i = 0; i < asked.size(); i++) {
             TopicCursor topic = asked.get(i);
-            reads[i] = resolve(topic.topic(), topic.after()).toCompletableFuture()
+            reads[i] = resolve(topic).toCompletableFuture()
                     .thenAccept(answer -> {
                         synchronized (resolutions) {
                             resolutions.put(topic.topic(), answer);
@@ -125,26 +128,30 @@ final class ArchivedCursors {
     }
 
     /**
-     * Reads the events of {@code topic} after {@code cursor}, or, for a null cursor (the next event), where the topic
-     * is now; never fails (an unreadable archive is {@link ArchiveAnswer.Unreadable}).
+     * Reads the events of {@code asked}'s topic after its cursor, or, for a null cursor (the next event), where the topic
+     * is now; never fails (an unreadable archive is {@link ArchiveAnswer.Unreadable}). A cursor of another epoch than
+     * the stream's (read before the stream was recreated) is answered missed.
      */
-    CompletionStage<ArchiveAnswer> resolve(String topic, Long cursor) {
-        return resolve(topic, cursor, true);
+    CompletionStage<ArchiveAnswer> resolve(TopicCursor asked) {
+        return resolve(asked, true);
     }
 
-    private CompletionStage<ArchiveAnswer> resolve(String topic, Long cursor, boolean mayReadAgain) {
+    private CompletionStage<ArchiveAnswer> resolve(TopicCursor asked, boolean mayReadAgain) {
+        Long cursor = asked.after();
         CompletionStage<EventArchive.Read> read;
         try {
-            read = archive.after(topic, cursor == null ? 0 : cursor, cursor == null ? 0 : limit);
+            read = archive.after(asked.topic(), cursor == null ? 0 : cursor, cursor == null ? 0 : limit);
         } catch (RuntimeException brokenArchive) {
             read = CompletableFuture.failedFuture(brokenArchive);
         }
-        return read.handle((log, failure) -> decide(topic, cursor, log, failure, mayReadAgain))
+        return read.handle((log, failure) -> decide(asked, log, failure, mayReadAgain))
                 .thenCompose(Function.identity());
     }
 
-    private CompletionStage<ArchiveAnswer> decide(String topic, Long cursor, EventArchive.Read log, Throwable failure,
-                                               boolean mayReadAgain) {
+    private CompletionStage<ArchiveAnswer> decide(TopicCursor asked, EventArchive.Read log, Throwable failure,
+                                                  boolean mayReadAgain) {
+        String topic = asked.topic();
+        Long cursor = asked.after();
         if (failure != null) {
             LOG.debug("event archive unavailable for {} after {}: {}", topic, cursor, failure.toString());
             return CompletableFuture.completedFuture(new ArchiveAnswer.Unreadable());
@@ -152,10 +159,14 @@ final class ArchivedCursors {
         if (cursor == null) {
             return CompletableFuture.completedFuture(new ArchiveAnswer.WaitAfter(log.newestId())); // the next event after the newest
         }
+        if (asked.epoch() != null && log.epoch() != null && !asked.epoch().equals(log.epoch())) {
+            return CompletableFuture.completedFuture(new ArchiveAnswer.News(
+                    new EventBatch(List.of(), true, log.newestId(), log.epoch()))); // read before the stream was recreated
+        }
         if (!log.events().isEmpty()) {
             List<Event> events = log.events();
-            return CompletableFuture.completedFuture(new ArchiveAnswer.News(
-                    new EventBatch(events, events.get(0).id() != cursor + 1, events.get(events.size() - 1).id())));
+            return CompletableFuture.completedFuture(new ArchiveAnswer.News(new EventBatch(events,
+                    events.get(0).id() != cursor + 1, events.get(events.size() - 1).id(), log.epoch())));
         }
         long readHere = lastIdReadHere.applyAsLong(topic);
         if (cursor <= log.newestId() && cursor >= readHere) {
@@ -165,8 +176,8 @@ final class ArchivedCursors {
             // Nothing after the cursor when the stream was read, yet this instance has read past it since: published
             // meanwhile, and the reader may have started the topic's ring above the cursor. Read again, or the
             // poll would be answered "missed" for events the stream holds.
-            return resolve(topic, cursor, false);
+            return resolve(asked, false);
         }
-        return CompletableFuture.completedFuture(new ArchiveAnswer.BeyondNewest(Math.max(log.newestId(), readHere)));
+        return CompletableFuture.completedFuture(new ArchiveAnswer.BeyondNewest(Math.max(log.newestId(), readHere), log.epoch()));
     }
 }

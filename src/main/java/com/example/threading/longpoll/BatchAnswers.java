@@ -44,8 +44,11 @@ final class BatchAnswers {
         this.askArchive = askArchive;
     }
 
-    /** Offers each poll of {@code batch} its news; the event arrived at {@code arrivedNanos}. Never blocks on a client. */
-    void answer(Collection<ParkedPoll> batch, long arrivedNanos) {
+    /**
+     * Offers each poll of {@code batch} its news; the event arrived at {@code arrivedNanos}, and started its topic's ring
+     * over when {@code startedOver} names it (null: it did not). Never blocks on a client.
+     */
+    void answer(Collection<ParkedPoll> batch, long arrivedNanos, String startedOver) {
         BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
         Map<Map<String, Long>, Answer.News> newsByCursors = new HashMap<>();
         for (ParkedPoll poll : batch) {
@@ -53,7 +56,7 @@ final class BatchAnswers {
                 timing.completed(false); // already complete (timed out or failed): nothing to answer
                 continue;
             }
-            Answer.News news = newsByCursors.computeIfAbsent(poll.cursors(), cursors -> news(poll));
+            Answer.News news = newsByCursors.computeIfAbsent(poll.cursors(), cursors -> news(poll, startedOver));
             if (news == null) {
                 askArchive.accept(poll); // a burst moved a ring past the cursor before the batch got here
                 continue;
@@ -63,13 +66,20 @@ final class BatchAnswers {
         metrics.eventToQueued.update(nanoClock.getAsLong() - arrivedNanos, TimeUnit.NANOSECONDS);
     }
 
-    /** The answer to a poll after its cursors; null when a ring no longer covers one and the archive must. */
-    private Answer.News news(ParkedPoll poll) {
+    /**
+     * The answer to a poll after its cursors (on topic {@code startedOver}, a cursor of the history before: missed); null
+     * when a ring no longer covers one and the archive must.
+     */
+    private Answer.News news(ParkedPoll poll, String startedOver) {
         Map<String, EventBatch> news = new LinkedHashMap<>();
         lock.lock();
         try {
             for (Map.Entry<String, Long> cursor : poll.cursors().entrySet()) {
                 Topic topic = topics.get(cursor.getKey());
+                if (topic != null && cursor.getKey().equals(startedOver)) {
+                    news.put(cursor.getKey(), topic.history().startedOver());
+                    continue;
+                }
                 if (topic == null || !topic.history().hasNewsFor(cursor.getValue())) {
                     continue;
                 }

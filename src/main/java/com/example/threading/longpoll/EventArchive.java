@@ -25,13 +25,19 @@ public interface EventArchive {
 
     /**
      * One read of the log: {@code events} oldest first (an id missing before the first means the log trimmed it);
-     * {@code newestId} the newest id the stream has numbered on the topic when it was read (0 before the first).
+     * {@code newestId} the newest id the stream has numbered on the topic when it was read (0 before the first);
+     * {@code epoch} the history the ids count in, new whenever the store recreated the stream (null: none yet).
      */
-    record Read(List<Event> events, long newestId) {
+    record Read(List<Event> events, long newestId, String epoch) {
 
         /** Copies the list so the read cannot change afterwards. */
         public Read {
             events = List.copyOf(events);
+        }
+
+        /** A read of a log without epochs. */
+        public Read(List<Event> events, long newestId) {
+            this(events, newestId, null);
         }
     }
 }

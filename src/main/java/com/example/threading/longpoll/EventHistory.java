@@ -2,6 +2,7 @@ package com.example.threading.longpoll;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -19,7 +20,8 @@ final class EventHistory {
     @GuardedBy("guard")
     private final Event[] ring;
     private final ReentrantLock guard;
-    private final String epoch;
+    @GuardedBy("guard")
+    private String epoch;
     @GuardedBy("guard")
     private long lastId;
     @GuardedBy("guard")
@@ -31,8 +33,9 @@ final class EventHistory {
     }
 
     /**
-     * A ring of {@code capacity} events of the history named {@code epoch} (null: the stream has no epochs), to be used
-     * only while holding {@code guard}.
+     * A ring of {@code capacity} events of the history named {@code epoch}, to be used only while holding {@code guard}.
+     * Null: the epoch is the one the events carry (a shared stream's), taken from the first, and the ring starts over
+     * when an event of another epoch arrives (the stream was recreated); an in-process ring's epoch never changes.
      */
     EventHistory(int capacity, ReentrantLock guard, String epoch) {
         if (capacity < 1) {
@@ -45,10 +48,17 @@ final class EventHistory {
 
     /**
      * Whether a cursor read in history {@code askedEpoch} (null: not said) belongs to this one; a history without an
-     * epoch takes every cursor. Needs no lock: the epoch never changes.
+     * epoch (yet) takes every cursor.
      */
     boolean sameEpoch(String askedEpoch) {
+        checkGuarded();
         return askedEpoch == null || epoch == null || epoch.equals(askedEpoch);
+    }
+
+    /** The epoch of this history, null while it has none. */
+    String epoch() {
+        checkGuarded();
+        return epoch;
     }
 
     /** The answer to a cursor of another history: nothing, {@code missed}, and where to go on from in this one. */
@@ -71,9 +81,20 @@ final class EventHistory {
         return hasNewsFor(cursor) ? new CursorReading.News(cursor, after(cursor)) : new CursorReading.Wait(cursor);
     }
 
-    /** Appends the next event; returns false (and keeps nothing) for an id at or below the last one, e.g. a redelivery. */
+    /**
+     * Appends the next event; returns false (and keeps nothing) for an id at or below the last one, e.g. a redelivery.
+     * An event of another epoch than the ring's starts the ring over in that epoch (see {@link #startedOver}).
+     */
     boolean append(Event event) {
         checkGuarded();
+        if (event.epoch() != null && !event.epoch().equals(epoch)) {
+            if (epoch != null) {
+                Arrays.fill(ring, null);
+                lastId = 0;
+                size = 0;
+            }
+            epoch = event.epoch();
+        }
         if (event.id() <= lastId) {
             return false;
         }
@@ -84,6 +105,16 @@ final class EventHistory {
         size = lastId == 0 ? 1 : (int) Math.min(ring.length, size + (event.id() - lastId));
         lastId = event.id();
         return true;
+    }
+
+    /**
+     * The answer to a poll parked in an earlier epoch of this ring, which started over since: every event it holds (all
+     * of this epoch), {@code missed}, and where to go on from.
+     */
+    EventBatch startedOver() {
+        checkGuarded();
+        EventBatch held = after(0);
+        return new EventBatch(held.events(), true, lastId, epoch);
     }
 
     /** Id of the newest event, 0 before the first. */

@@ -80,7 +80,7 @@ final class EventHub implements Consumer<Event> {
     EventHub(Settings settings, Executor dispatcher, JsonResponses json, LongPollMetrics metrics, EventSource source,
              EventArchive archive) {
         // In-process, the hub's rings are the histories: each topic's epoch is made here, new at every start and at every
-        // re-creation of an evicted topic (whose ids start again at 1). A shared stream keeps its histories: no epochs.
+        // re-creation of an evicted topic (whose ids start again at 1). A shared stream's epochs come with its events.
         this.topics = new Topics(settings.maxTopics(), settings.historySize(), lock,
                 archive == null ? Long.toString(System.currentTimeMillis(), 36) : null, created -> {
                     metrics.topicsCreated.mark();
@@ -149,14 +149,19 @@ final class EventHub implements Consumer<Event> {
     public void accept(Event event) {
         long arrivedNanos = now();
         Collection<ParkedPoll> batch;
+        String startedOver;
         lock.lock();
         try {
             Topic topic = topics.get(event.topic());
+            String epochBefore = topic == null ? null : topic.history().epoch();
             if (topic == null || !topic.history().append(event)) {
                 return; // a topic this hub no longer holds, or a redelivered or out-of-order event
             }
             topic.used(arrivedNanos);
-            batch = topics.takeAnswered(topic, event.id());
+            // A shared stream recreated (new epoch): the ring started over, and every poll parked on it is answered
+            // missed, whatever its cursor, which counted in the old history.
+            startedOver = epochBefore != null && !epochBefore.equals(topic.history().epoch()) ? topic.name() : null;
+            batch = topics.takeAnswered(topic, startedOver == null ? event.id() : Long.MAX_VALUE);
             blockingWaits.signalNews();
         } finally {
             lock.unlock();
@@ -164,7 +169,7 @@ final class EventHub implements Consumer<Event> {
         metrics.published.mark();
         metrics.batchSize.update(batch.size());
         if (!batch.isEmpty()) {
-            Runnable answer = () -> batches.answer(batch, arrivedNanos);
+            Runnable answer = () -> batches.answer(batch, arrivedNanos, startedOver);
             try {
                 dispatcher.execute(answer);
             } catch (RejectedExecutionException stopping) {

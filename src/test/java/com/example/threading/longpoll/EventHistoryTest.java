@@ -134,6 +134,23 @@ class EventHistoryTest {
     }
 
     @Test
+    void aSharedStreamsRingTakesItsEpochFromTheEventsAndStartsOverWhenItChanges() {
+        EventHistory history = new EventHistory(4, guard, null);
+        assertThat(history.sameEpoch("anything")).as("no epoch yet: the archive decides").isTrue();
+        LongStream.rangeClosed(1, 3).forEach(id -> history.append(event(id, "e1")));
+        assertThat(history.epoch()).isEqualTo("e1");
+        assertThat(history.sameEpoch("e1")).isTrue();
+        assertThat(history.sameEpoch("e0")).isFalse();
+
+        assertThat(history.append(event(2, "e2"))).as("a recreated stream may number from 1 again").isTrue();
+        assertThat(history.epoch()).isEqualTo("e2");
+        assertBatch(history.after(0), List.of(2L), true, 2);
+        assertBatch(history.startedOver(), List.of(2L), true, 2);
+        assertThat(history.startedOver().epoch()).isEqualTo("e2");
+        assertBatch(history.epochChanged(), List.of(), true, 2);
+    }
+
+    @Test
     void everyMethodRefusesACallerThatDoesNotHoldTheGuard() throws Exception {
         EventHistory history = historyOf(4, 1);
         guard.unlock();
@@ -160,6 +177,10 @@ class EventHistoryTest {
 
     private static Event event(long id) {
         return Hubs.event(id);
+    }
+
+    private static Event event(long id, String epoch) {
+        return new Event(id, TopicNames.DEFAULT, Instant.EPOCH, LongNode.valueOf(id), epoch);
     }
 
     private static void assertBatch(EventBatch batch, List<Long> ids, boolean missed, long lastId) {

@@ -31,6 +31,8 @@ class EventHubArchiveTest {
     private long firstKept = 1;
     private long numbered;
     private CompletableFuture<EventArchive.Read> nextRead;
+    /** The stream's epoch, carried by the events delivered and the log's reads (null: a stream without epochs). */
+    private String epoch;
     private final EventArchive archive = (topic, cursor, limit) -> read(cursor, limit);
     private final EventHub hub = Hubs.hub(RING, 100, Runnable::run, new JsonResponses(MAPPER), metrics, archive, System::nanoTime);
 
@@ -195,6 +197,65 @@ class EventHubArchiveTest {
         assertThat(twoTopicHub.parkedCount()).isZero();
     }
 
+    @Test
+    void aCursorOfAnotherEpochIsAnsweredMissedAtOnceWithTheStreamsEpoch() throws IOException {
+        epoch = "e1";
+        publishAndDeliver(5);
+        RecordingDelivery poll = new RecordingDelivery(true);
+        hub.poll(poll, List.of(new TopicCursor(TopicNames.DEFAULT, 3L, "e0")), 60_000);
+        assertThat(poll.status()).isEqualTo(200);
+        assertThat(json(poll).get("missed").asBoolean()).isTrue();
+        assertThat(ids(poll)).as("never events of another history").isEmpty();
+        assertThat(json(poll).get("lastId").asLong()).isEqualTo(5);
+        assertThat(json(poll).get("epoch").asText()).isEqualTo("e1");
+        assertThat(metrics.epochMismatches.getCount()).isEqualTo(1);
+        assertThat(hub.parkedCount()).isZero();
+    }
+
+    @Test
+    void aTopicNotYetReadHereLearnsFromTheArchiveThatTheCursorsEpochIsGone() throws IOException {
+        epoch = "e2";
+        numbered = 3;
+        LongStream.rangeClosed(1, 3).forEach(id -> log.add(new Event(id, TopicNames.DEFAULT, Instant.EPOCH, LongNode.valueOf(id), epoch)));
+        RecordingDelivery poll = new RecordingDelivery(true);
+        hub.poll(poll, List.of(new TopicCursor(TopicNames.DEFAULT, 1L, "e1")), 60_000);
+        assertThat(poll.status()).isEqualTo(200);
+        assertThat(json(poll).get("missed").asBoolean()).isTrue();
+        assertThat(ids(poll)).as("events 2 and 3 are of the new history").isEmpty();
+        assertThat(json(poll).get("lastId").asLong()).isEqualTo(3);
+        assertThat(json(poll).get("epoch").asText()).isEqualTo("e2");
+    }
+
+    @Test
+    void aStreamRecreatedStartsTheRingOverAndAnswersEveryPollParkedOnItMissed() throws IOException {
+        epoch = "e1";
+        publishAndDeliver(5);
+        RecordingDelivery atNewest = new RecordingDelivery(true);
+        hub.poll(atNewest, List.of(new TopicCursor(TopicNames.DEFAULT, 5L, "e1")), 60_000);
+        numbered = 7; // 6 and 7 numbered elsewhere, not read here yet: a poll after 7 waits
+        RecordingDelivery ahead = new RecordingDelivery(true);
+        hub.poll(ahead, Hubs.at(7L), 60_000);
+        assertThat(hub.parkedCount()).isEqualTo(2);
+
+        epoch = "e2"; // Redis lost the stream; the publisher's floor kept the ids going
+        log.clear();
+        deliver(6);
+        for (RecordingDelivery poll : List.of(atNewest, ahead)) {
+            assertThat(poll.status()).isEqualTo(200);
+            assertThat(json(poll).get("missed").asBoolean()).as("event 6 does not follow event 5: another history").isTrue();
+            assertThat(ids(poll)).containsExactly(6L);
+            assertThat(json(poll).get("lastId").asLong()).isEqualTo(6);
+            assertThat(json(poll).get("epoch").asText()).isEqualTo("e2");
+        }
+        assertThat(hub.parkedCount()).isZero();
+
+        RecordingDelivery old = new RecordingDelivery(true);
+        hub.poll(old, List.of(new TopicCursor(TopicNames.DEFAULT, 4L, "e1")), 60_000);
+        assertThat(json(old).get("missed").asBoolean()).isTrue();
+        assertThat(ids(old)).as("the ring holds nothing of e1 any more").isEmpty();
+        assertThat(json(old).get("epoch").asText()).isEqualTo("e2");
+    }
+
     private CompletionStage<EventArchive.Read> read(long cursor, int limit) {
         if (nextRead != null) {
             CompletableFuture<EventArchive.Read> read = nextRead;
@@ -205,7 +266,7 @@ class EventHubArchiveTest {
                 .filter(event -> event.id() > cursor && event.id() >= firstKept)
                 .limit(limit)
                 .toList();
-        return CompletableFuture.completedFuture(new EventArchive.Read(after, numbered));
+        return CompletableFuture.completedFuture(new EventArchive.Read(after, numbered, epoch));
     }
 
     private void publishAndDeliver(int count) {
@@ -216,7 +277,7 @@ class EventHubArchiveTest {
     }
 
     private void deliver(long id) {
-        Event event = Hubs.event(id);
+        Event event = new Event(id, TopicNames.DEFAULT, Instant.EPOCH, LongNode.valueOf(id), epoch);
         if (log.stream().noneMatch(e -> e.id() == id)) {
             log.add(event);
         }

@@ -12,12 +12,13 @@ import java.util.Map;
 
 /**
  * How an {@link Event} is stored as a stream entry: entry id {@code <id>-0}, fields {@code time} (epoch
- * milliseconds, Redis's clock) and {@code data} (the publisher's JSON as text); on a cluster also the announcement
- * {@code <id>:<ms>:<json>} of its shard channel.
+ * milliseconds, Redis's clock), {@code epoch} (the stream's history) and {@code data} (the publisher's JSON as text); on a
+ * cluster also the announcement {@code <id>:<ms>:<epoch>:<json>} of its shard channel.
  */
 final class StreamEntries {
 
     static final String TIME = "time";
+    static final String EPOCH = "epoch";
     static final String DATA = "data";
 
     private final ObjectMapper mapper;
@@ -39,7 +40,8 @@ final class StreamEntries {
             throw new IllegalArgumentException("stream entry " + entryId + " lacks its time or data field");
         }
         try {
-            return new Event(idOf(entryId), topic, Instant.ofEpochMilli(Long.parseLong(time)), mapper.readTree(data));
+            return new Event(idOf(entryId), topic, Instant.ofEpochMilli(Long.parseLong(time)), mapper.readTree(data),
+                    body.get(EPOCH));
         } catch (JsonProcessingException | NumberFormatException e) {
             throw new IllegalArgumentException("stream entry " + entryId + " is not an event: " + e.getMessage(), e);
         }
@@ -69,18 +71,19 @@ final class StreamEntries {
 
     /**
      * The event of an announcement on {@code topic}'s shard channel ({@link StreamScripts#PUBLISH_AND_ANNOUNCE}:
-     * {@code <id>:<epoch ms>:<json>}); {@link IllegalArgumentException} when it is not one.
+     * {@code <id>:<epoch ms>:<stream epoch>:<json>}); {@link IllegalArgumentException} when it is not one.
      */
     Event announced(String topic, String message) {
         int first = message.indexOf(':');
         int second = first < 0 ? -1 : message.indexOf(':', first + 1);
-        if (second < 0) {
-            throw new IllegalArgumentException("announcement without <id>:<ms>: " + message);
+        int third = second < 0 ? -1 : message.indexOf(':', second + 1);
+        if (third < 0) {
+            throw new IllegalArgumentException("announcement without <id>:<ms>:<epoch>: " + message);
         }
         try {
             return new Event(Long.parseLong(message.substring(0, first)), topic,
                     Instant.ofEpochMilli(Long.parseLong(message.substring(first + 1, second))),
-                    mapper.readTree(message.substring(second + 1)));
+                    mapper.readTree(message.substring(third + 1)), message.substring(second + 1, third));
         } catch (JsonProcessingException | NumberFormatException e) {
             throw new IllegalArgumentException("announcement is not an event: " + e.getMessage(), e);
         }

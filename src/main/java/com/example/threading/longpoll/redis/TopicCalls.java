@@ -69,16 +69,17 @@ final class TopicCalls {
         }
         long start = System.nanoTime();
         CompletionStage<List<Object>> reply = redis.<List<Object>>eval(publishScript, ScriptOutputType.MULTI,
-                new String[] {keys.stream(topic), keys.counter(topic)}, json, maxLen, Long.toString(floor));
-        return reply.handle((idAndTime, failure) -> {
+                keys.scriptKeys(topic), json, maxLen, Long.toString(floor));
+        return reply.handle((idTimeAndEpoch, failure) -> {
             if (failure != null) {
                 metrics.publishFailures.mark();
                 throw new IllegalStateException("Redis at " + where + " did not take the event: " + failure, failure);
             }
             metrics.publishLatency.update(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-            long id = Long.parseLong(String.valueOf(idAndTime.get(0)));
+            long id = Long.parseLong(String.valueOf(idTimeAndEpoch.get(0)));
             positions.sawNewest(topic, id);
-            return new Event(id, topic, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idAndTime.get(1)))), data);
+            return new Event(id, topic, Instant.ofEpochMilli(Long.parseLong(String.valueOf(idTimeAndEpoch.get(1)))), data,
+                    String.valueOf(idTimeAndEpoch.get(2)));
         });
     }
 
@@ -104,11 +105,14 @@ final class TopicCalls {
         });
     }
 
-    /** One run of {@link StreamScripts#HISTORY}, uncounted: the stream's entries after {@code cursor} and its newest id. */
+    /** One run of {@link StreamScripts#HISTORY}, uncounted: the stream's entries after {@code cursor}, its newest id and epoch. */
     CompletionStage<Read> history(RedisScriptingAsyncCommands<String, String> redis, String topic, long cursor, int limit) {
         CompletionStage<List<Object>> reply = redis.<List<Object>>eval(StreamScripts.HISTORY, ScriptOutputType.MULTI,
-                new String[] {keys.stream(topic), keys.counter(topic)}, StreamEntries.entryId(cursor + 1), Integer.toString(limit));
-        return reply.thenApply(newestAndEntries -> new Read(entries.events(topic, (List<?>) newestAndEntries.get(1)),
-                Long.parseLong(String.valueOf(newestAndEntries.get(0)))));
+                keys.scriptKeys(topic), StreamEntries.entryId(cursor + 1), Integer.toString(limit));
+        return reply.thenApply(newestEntriesEpoch -> {
+            String epoch = String.valueOf(newestEntriesEpoch.get(2));
+            return new Read(entries.events(topic, (List<?>) newestEntriesEpoch.get(1)),
+                    Long.parseLong(String.valueOf(newestEntriesEpoch.get(0))), epoch.isEmpty() ? null : epoch);
+        });
     }
 }

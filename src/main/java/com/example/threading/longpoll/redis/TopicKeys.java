@@ -2,9 +2,9 @@ package com.example.threading.longpoll.redis;
 
 /**
  * The Redis keys of each topic, under the configured prefix ({@code events.stream.redis.key}): the stream
- * {@code <prefix>:{<topic>}} and its id counter {@code <prefix>:{<topic>}:last-id}. The braces are a Redis Cluster hash
- * tag: a topic's two keys always share a hash slot (so one script may touch both), and different topics spread over
- * the slots.
+ * {@code <prefix>:{<topic>}}, its id counter {@code <prefix>:{<topic>}:last-id} and its epoch
+ * {@code <prefix>:{<topic>}:epoch}. The braces are a Redis Cluster hash tag: a topic's keys always share a hash slot (so
+ * one script may touch them all), and different topics spread over the slots.
  */
 final class TopicKeys {
 
@@ -22,6 +22,16 @@ final class TopicKeys {
     /** The id counter of {@code topic}. */
     String counter(String topic) {
         return stream(topic) + ":last-id";
+    }
+
+    /** The epoch of {@code topic}'s stream: which history its ids count in. */
+    String epoch(String topic) {
+        return stream(topic) + ":epoch";
+    }
+
+    /** The keys a topic's publish and history scripts use: its stream, counter and epoch. */
+    String[] scriptKeys(String topic) {
+        return new String[] {stream(topic), counter(topic), epoch(topic)};
     }
 
     /** The topic whose stream {@code streamKey} is; null for a key that is not one. */

@@ -8,7 +8,7 @@
  * <ul>
  *   <li>The publishing thread (a Jetty worker of {@code POST /events}, or the ticker) calls
  *       {@link com.example.threading.longpoll.redis.RedisEventStream#publish}: one {@code EVAL} of
- *       {@code StreamScripts.PUBLISH} (INCR the counter, XADD {@code <n>-0}) on a shared lettuce connection; it
+ *       {@code StreamScripts.PUBLISH} (INCR the counter, XADD {@code <n>-0} with the stream's epoch) on a shared lettuce connection; it
  *       does not wait: the stage completes on a lettuce I/O thread ({@code lettuce-nioEventLoop-*}).</li>
  *   <li>One reader thread per instance ({@code events-redis-reader}), on its own connection, runs
  *       {@code StreamReader}: {@code XREAD BLOCK} from its last id, handing each entry to the hub in id order

@@ -81,6 +81,11 @@ class RedisClusterTopicsTest {
             threads.shutdownNow();
         }
         assertThat(a.admin().count("events.redis.reader.gaps") + b.admin().count("events.redis.reader.gaps")).isZero();
+        for (String topic : topics) { // the rings learnt each stream's epoch from the shard channels' announcements
+            String onA = HTTP.get(a.url("/events?topic=" + topic + "&after=0&timeout=5")).json().get("epoch").asText();
+            assertThat(onA).as(topic).matches("[0-9]{16,}");
+            assertThat(HTTP.get(b.url("/events?topic=" + topic + "&after=0&timeout=5")).json().get("epoch").asText()).isEqualTo(onA);
+        }
     }
 
     @Test

@@ -6,6 +6,8 @@ import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +85,51 @@ class RedisTopicsTest {
         assertThat(ids(fromB)).as("B answers from the stream all the same").containsExactly(1L);
         Await.until(() -> a.admin().gauge("events.redis.reader.topics") == 1 && b.admin().gauge("events.redis.reader.topics") == 1,
                 Duration.ofSeconds(30), "the topic forgotten again once idle");
+    }
+
+    @Test
+    void answersNameTheStreamsEpochAndACursorOfAnotherIsAnsweredMissedAtOnce() {
+        publish(a, "epoch-1", "1");
+        publish(b, "epoch-1", "2");
+        JsonNode first = HTTP.get(b.url("/events?topic=epoch-1&after=0&timeout=5")).json();
+        String epoch = first.get("epoch").asText();
+        assertThat(epoch).as("made by Redis when the stream was created").matches("[0-9]{16,}");
+        assertThat(HTTP.get(a.url("/events?topic=epoch-1&after=0&timeout=5")).json().get("epoch").asText())
+                .as("one stream, one epoch on every instance").isEqualTo(epoch);
+
+        JsonNode other = HTTP.get(a.url("/events?topic=epoch-1&after=1&epoch=1700000000000000&timeout=5")).json();
+        assertThat(other.get("missed").asBoolean()).isTrue();
+        assertThat(ids(other)).as("never events of another history").isEmpty();
+        assertThat(other.get("lastId").asLong()).isEqualTo(2);
+        assertThat(other.get("epoch").asText()).isEqualTo(epoch);
+    }
+
+    @Test
+    void aStreamRedisLostIsRecreatedInANewEpochAndThePollsParkedOnItAreToldSo() throws Exception {
+        publish(a, "epoch-2", "1");
+        publish(a, "epoch-2", "2");
+        String before = HTTP.get(a.url("/events?topic=epoch-2&after=0&timeout=5")).json().get("epoch").asText();
+        CompletableFuture<Answer> parked = HTTP.getAsync(a.url("/events?topic=epoch-2&after=2&epoch=" + before + "&timeout=30"));
+        Await.until(() -> a.admin().gauge("events.parked") == 1, Duration.ofSeconds(20), "the poll parked on A");
+
+        TopicKeys keys = new TopicKeys("topics-test");
+        RedisClient client = RedisClient.create(redis.uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            assertThat(connection.sync().del(keys.scriptKeys("epoch-2"))).as("stream, counter and epoch").isEqualTo(3);
+        } finally {
+            client.shutdown();
+        }
+        long id = publish(a, "epoch-2", "3").get("id").asLong();
+
+        JsonNode told = parked.get(20, TimeUnit.SECONDS).json();
+        String after = told.get("epoch").asText();
+        assertThat(after).isNotEqualTo(before);
+        assertThat(told.get("missed").asBoolean()).as("event %d is not the one after 2 of the lost history", id).isTrue();
+        assertThat(ids(told)).containsExactly(id);
+        JsonNode late = HTTP.get(b.url("/events?topic=epoch-2&after=2&epoch=" + before + "&timeout=5")).json();
+        assertThat(late.get("missed").asBoolean()).isTrue();
+        assertThat(ids(late)).isEmpty();
+        assertThat(late.get("epoch").asText()).isEqualTo(after);
     }
 
     private static JsonNode publish(ServiceInstance instance, String topic, String json) {

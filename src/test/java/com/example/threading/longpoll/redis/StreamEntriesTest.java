@@ -22,9 +22,11 @@ class StreamEntriesTest {
     @Test
     void anEntryBecomesTheEventItWasWrittenFrom() {
         Event event = entries.event("room-1", new StreamMessage<>("events:{room-1}", "42-0",
-                Map.of(StreamEntries.TIME, "1732363200123", StreamEntries.DATA, "{\"tick\":7}")));
+                Map.of(StreamEntries.TIME, "1732363200123", StreamEntries.EPOCH, "1732363200123456",
+                        StreamEntries.DATA, "{\"tick\":7}")));
         assertThat(event.id()).isEqualTo(42);
         assertThat(event.topic()).isEqualTo("room-1");
+        assertThat(event.epoch()).isEqualTo("1732363200123456");
         assertThat(event.time()).isEqualTo(Instant.ofEpochMilli(1732363200123L));
         assertThat(event.data().get("tick").asInt()).isEqualTo(7);
         assertThat(StreamEntries.entryId(42)).isEqualTo("42-0");
@@ -39,6 +41,7 @@ class StreamEntriesTest {
                 List.of("7-0", List.of("data", "\"x\"", "time", "2000"))));
         assertThat(events).extracting(Event::id).containsExactly(5L, 7L);
         assertThat(events.get(1).data().asText()).isEqualTo("x");
+        assertThat(events.get(1).epoch()).as("an entry written before streams had epochs").isNull();
     }
 
     @Test
@@ -51,13 +54,16 @@ class StreamEntriesTest {
 
     @Test
     void aShardChannelAnnouncementBecomesItsEventWhateverColonsItsDataHolds() {
-        Event event = entries.announced("room-1", "42:1732363200123:{\"at\":\"12:00\"}");
+        Event event = entries.announced("room-1", "42:1732363200123:1732363200000001:{\"at\":\"12:00\"}");
         assertThat(event.id()).isEqualTo(42);
         assertThat(event.time()).isEqualTo(Instant.ofEpochMilli(1732363200123L));
+        assertThat(event.epoch()).isEqualTo("1732363200000001");
         assertThat(event.data().get("at").asText()).isEqualTo("12:00");
         assertThatThrownBy(() -> entries.announced("room-1", "hello"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("hello");
-        assertThatThrownBy(() -> entries.announced("room-1", "x:1:{}"))
+        assertThatThrownBy(() -> entries.announced("room-1", "42:1732363200123:{}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("<epoch>");
+        assertThatThrownBy(() -> entries.announced("room-1", "x:1:e:{}"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an event");
     }
 }
