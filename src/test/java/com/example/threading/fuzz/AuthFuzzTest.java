@@ -9,8 +9,10 @@ import io.dropwizard.testing.ConfigOverride;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -23,9 +25,13 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * The fuzz's second configuration: the same service with {@code events.auth.type: jwt} (and {@code access_token}
- * accepted on polls), sent generated polls and publishes with valid and hostile tokens in the header, the query, both,
- * or neither ({@link FuzzTokens}). Every answer must keep {@link ReplyRules} (a 401 with its challenge, never a 500);
- * afterwards nothing may be parked, waiting or in flight, and nothing may have been logged at WARN or above.
+ * accepted on polls and streams), sent generated polls, event streams and publishes with valid and hostile tokens in
+ * the header, the query, both, or neither ({@link FuzzTokens}). Every answer must keep {@link ReplyRules} (a 401 with
+ * its challenge, never a 500), and a request without a valid token must be refused: {@code 400} or {@code 401}, Jetty's
+ * {@code 414}/{@code 431} for an oversized head, or {@code 405} for a method its endpoint does not take (answered before
+ * any credential is read); anything else would be an access check passed without credentials. An admitted stream is
+ * ended by the service after its 1 s lifetime. Afterwards nothing may be parked, waiting, open or in flight, and
+ * nothing may have been logged at WARN or above.
  */
 @AddLifecycleHook(FuzzSeeds.class)
 class AuthFuzzTest {
@@ -33,7 +39,12 @@ class AuthFuzzTest {
     private static final FuzzedService SERVICE = new FuzzedService(
             ConfigOverride.config("events.auth.type", "jwt"),
             ConfigOverride.config("events.auth.jwt.secret", FuzzTokens.SECRET),
-            ConfigOverride.config("events.auth.jwt.queryToken", "true"));
+            ConfigOverride.config("events.auth.jwt.queryToken", "true"),
+            // An admitted stream ends (event: reconnect) after a second, so that its reply is read to the end.
+            ConfigOverride.config("events.sse.heartbeat", "500ms"),
+            ConfigOverride.config("events.sse.maxLifetime", "1s"));
+    /** What a request without a valid token may be answered, whatever its method (405 aside: {@link #refusals}). */
+    private static final Set<Integer> REFUSED = Set.of(400, 401, 414, 431);
     private static final CapturedLog LOG = new CapturedLog();
     /** A thread per request of a batch, so that the batch is sent at once. */
     private static final Executor SENDERS = task -> {
@@ -68,9 +79,17 @@ class AuthFuzzTest {
         List<String> broken = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             FuzzRequest request = batch.get(i);
-            Reply reply = sent.get(i).join();
-            Statistics.label("status").collect(request.endpoint().split(" ")[0] + " " + reply.status());
-            for (String violation : ReplyRules.violations(request.endpoint(), request.head(), reply)) {
+            Reply reply = sent.get(i).orTimeout(30, TimeUnit.SECONDS).join(); // a stream that never ends fails here
+            boolean valid = FuzzTokens.carriesAValidToken(request);
+            Statistics.label("status").collect(request.endpoint() + " " + reply.status() + (valid ? "" : ", no valid token"));
+            List<String> violations = new ArrayList<>(ReplyRules.violations(request.endpoint(), request.head(), reply));
+            if (!valid) {
+                violations.addAll(refusals(request, reply));
+            }
+            if (request.endpoint().equals("GET /events/stream") && reply.status() == 200 && !reply.body().contains("event: reconnect")) {
+                violations.add("an admitted stream that did not end with event: reconnect at its lifetime");
+            }
+            for (String violation : violations) {
                 broken.add(violation + "\n  request: " + request + "\n  answer: " + reply);
             }
         }
@@ -79,8 +98,24 @@ class AuthFuzzTest {
 
     @Provide
     Arbitrary<List<FuzzRequest>> batches() {
-        // Half the polls carry a token for every topic, so that the parameters behind the access check are fuzzed too.
-        Arbitrary<FuzzRequest> admitted = FuzzInputs.poll("Authorization: Bearer " + FuzzTokens.EVERY_TOPIC);
-        return Arbitraries.oneOf(FuzzInputs.poll(), admitted, admitted, FuzzInputs.publish()).list().ofMinSize(1).ofMaxSize(8);
+        // Half the polls and streams carry a token for every topic, so that the parameters behind the check are fuzzed too.
+        String everyTopic = "Authorization: Bearer " + FuzzTokens.EVERY_TOPIC;
+        Arbitrary<FuzzRequest> admitted = FuzzInputs.poll(everyTopic);
+        return Arbitraries.oneOf(FuzzInputs.poll(), admitted, admitted, FuzzInputs.publish(), FuzzInputs.stream(),
+                FuzzInputs.stream(everyTopic)).list().ofMinSize(1).ofMaxSize(8);
+    }
+
+    /**
+     * What the answer to a request that carries no valid token breaks (empty when none): it must be one of {@link
+     * #REFUSED}, or 405 for a method its endpoint does not take.
+     */
+    private static List<String> refusals(FuzzRequest request, Reply reply) {
+        int status = reply.status();
+        boolean takesMethod = request.method().equals("GET")
+                || request.method().equals("POST") && request.endpoint().endsWith(" /events");
+        if (status < 100 || REFUSED.contains(status) || status == 405 && !takesMethod) {
+            return List.of(); // no answer at all is ReplyRules' to report
+        }
+        return List.of("answered " + status + " although no valid token came: the access check was passed");
     }
 }

@@ -33,6 +33,8 @@ final class FuzzInputs {
     /** {@code events.maxTimeout} of the fuzzed service, in seconds. */
     static final int MAX_POLL_SECONDS = 3;
 
+    private static final Arbitrary<String> POLL_PATHS = Arbitraries.of("/events", "/events/blocking");
+    private static final Arbitrary<String> STREAM_PATH = Arbitraries.just("/events/stream");
     private static final List<String> PATTERNS = List.of("blocking", "thread-per-request", "cached", "bounded", "virtual");
     private static final List<String> METHODS = List.of("HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE",
             "CONNECT", "FOO", "get", "M-SEARCH", "PROPFIND", "G\u00c9T", "GET\tX");
@@ -86,18 +88,32 @@ final class FuzzInputs {
 
     /** A poll with any credentials, valid or hostile, in the header, the query, both or neither. */
     static Arbitrary<FuzzRequest> poll() {
-        return poll(authorization(), accessTokens());
+        return poll(POLL_PATHS, authorization(), accessTokens());
     }
 
     /** A poll with the {@code Authorization} header {@code line} and no {@code access_token}: its query is what varies. */
     static Arbitrary<FuzzRequest> poll(String line) {
-        return poll(Arbitraries.just(List.of(line)), Arbitraries.just(List.of()));
+        return poll(POLL_PATHS, Arbitraries.just(List.of(line)), Arbitraries.just(List.of()));
     }
 
-    private static Arbitrary<FuzzRequest> poll(Arbitrary<List<String>> authorization, Arbitrary<List<String>> accessTokens) {
+    /**
+     * An event stream ({@code /events/stream}) with a poll's query and any credentials, as {@link #poll()}. One that is
+     * admitted stays open until the service ends it: only for a service with a short {@code events.sse.maxLifetime}.
+     */
+    static Arbitrary<FuzzRequest> stream() {
+        return poll(STREAM_PATH, authorization(), accessTokens());
+    }
+
+    /** An event stream with the {@code Authorization} header {@code line} and no {@code access_token}, as {@link #poll(String)}. */
+    static Arbitrary<FuzzRequest> stream(String line) {
+        return poll(STREAM_PATH, Arbitraries.just(List.of(line)), Arbitraries.just(List.of()));
+    }
+
+    private static Arbitrary<FuzzRequest> poll(Arbitrary<String> paths, Arbitrary<List<String>> authorization,
+                                               Arbitrary<List<String>> accessTokens) {
         Arbitrary<String> after = Arbitraries.oneOf(bound(0, 1, 1_000_000), Arbitraries.of(HOSTILE));
         Arbitrary<String> timeout = Arbitraries.oneOf(bound(0, 1, MAX_POLL_SECONDS), Arbitraries.of(HOSTILE));
-        return Combinators.combine(Arbitraries.of("/events", "/events/blocking"), method(), after.optional(),
+        return Combinators.combine(paths, method(), after.optional(),
                         epoch().optional(), timeout.optional(), topics(), Combinators.combine(extraHeaders(), authorization)
                                 .as(FuzzInputs::concat), accessTokens)
                 .as((path, method, since, epoch, wait, topics, headers, tokens) -> {

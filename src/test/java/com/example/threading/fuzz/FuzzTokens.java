@@ -4,6 +4,9 @@ import com.example.threading.longpoll.auth.Tokens;
 import com.nimbusds.jwt.PlainJWT;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The bearer tokens the fuzz sends, minted once per run for {@link #SECRET} (the secret of {@link AuthFuzzTest}'s
@@ -28,11 +31,25 @@ final class FuzzTokens {
     static final String FORGED = Tokens.hs256("not-the-secret-but-long-enough-for-hs256",
             Tokens.claims("fuzz", Duration.ofHours(1), List.of("*"), List.of("*")).build());
 
+    /** The tokens the service accepts; every other text in {@link #TOKENS} is hostile. */
+    static final Set<String> VALID = Set.of(EVERY_TOPIC, ROOM_1);
+    /** What cannot be part of a compact JWS (base64url and dots): where a token in a header line or a query ends. */
+    private static final Pattern NOT_IN_A_TOKEN = Pattern.compile("[^A-Za-z0-9_.-]+");
+
     /** Valid and hostile token texts, for the {@code Authorization} header and {@code access_token}. */
     static final List<String> TOKENS = List.of(EVERY_TOPIC, EVERY_TOPIC, EVERY_TOPIC, ROOM_1, EXPIRED, UNSIGNED, FORGED,
             EVERY_TOPIC.substring(0, EVERY_TOPIC.length() - 3), EVERY_TOPIC.replace('.', '~'), EVERY_TOPIC + "." + EVERY_TOPIC,
             "x".repeat(5_000), "", "a.b.c", "..", "eyJhbGciOiJub25lIn0.e30.", "\u00e9.\u00e9.\u00e9");
 
     private FuzzTokens() {
+    }
+
+    /**
+     * Whether {@code request} carries one of the {@link #VALID} tokens whole, in a header line or its request target
+     * (a token percent-encodes to itself); false when its only credentials are hostile, or when it has none.
+     */
+    static boolean carriesAValidToken(FuzzRequest request) {
+        return Stream.concat(request.headers().stream(), Stream.of(request.target()))
+                .flatMap(NOT_IN_A_TOKEN::splitAsStream).anyMatch(VALID::contains);
     }
 }

@@ -48,7 +48,8 @@ public final class AuthenticatedTopicAccess<P extends Principal> implements Topi
     /**
      * @param authenticator  from a bearer token to its principal (empty: not valid)
      * @param authorizer     whether a principal has the role {@link #role}{@code (action, topic)}
-     * @param acceptedUntil  until when the principal's credentials are accepted (a poll waits at most until then); empty: no end
+     * @param acceptedUntil  until when the principal's credentials are accepted (a poll waits, a stream stays open, at
+     *                       most until then); empty: no end
      * @param maxTokenLength longer tokens are refused {@code 401} without reaching the authenticator
      * @param queryToken     whether a subscription may carry its token as {@code ?access_token=} (see {@link BearerTokens})
      */

@@ -75,7 +75,8 @@ final class BearerTokens {
         String token = header != null ? header : inQuery.isEmpty() ? null : inQuery.get(0);
         if (token == null || token.isEmpty()) {
             return Found.refused(401, "a bearer token is required: Authorization: Bearer <token>"
-                    + (queryToken && action == TopicAccess.Action.SUBSCRIBE ? " (or ?" + QUERY_PARAMETER + "=<token> on a poll)" : ""),
+                    + (queryToken && action == TopicAccess.Action.SUBSCRIBE
+                            ? " (or ?" + QUERY_PARAMETER + "=<token> on a poll or a stream)" : ""),
                     CHALLENGE);
         }
         if (token.length() > maxTokenLength) {

@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code events.auth.type: jwt}: every poll and publish carries a signed JWT whose {@code events} claim lists the
- * topics it may subscribe to and publish on ({@link JwtAuthenticator}, {@link ClaimsAuthorizer}), with its settings
- * under {@code events.auth.jwt} ({@link JwtSettings}). {@code events.publishToken} is then not used: the token's
+ * {@code events.auth.type: jwt}: every poll, stream and publish carries a signed JWT whose {@code events} claim lists
+ * the topics it may subscribe to and publish on ({@link JwtAuthenticator}, {@link ClaimsAuthorizer}), with its
+ * settings under {@code events.auth.jwt} ({@link JwtSettings}). {@code events.publishToken} is then not used: the token's
  * {@code publish} list decides. Known to Jackson once {@link JwtAccessBundle} is added.
  */
 @JsonTypeName(JwtAccessFactory.TYPE)
@@ -43,9 +43,11 @@ public final class JwtAccessFactory implements TopicAccessFactory {
         }
         JwtAuthenticator authenticator = new JwtAuthenticator(jwt.algorithm(), VerificationKeys.of(jwt), jwt.issuer(),
                 jwt.audience(), jwt.clockSkew());
-        LOG.info("events.auth: JWTs signed {} required on /events (issuer {}, audience {}, access_token in the query {})",
+        LOG.info("events.auth: JWTs signed {} required on /events, /events/blocking and /events/stream (issuer {},"
+                        + " audience {}, access_token in the query {})",
                 jwt.algorithm(), jwt.issuer() == null ? "not checked" : jwt.issuer(),
-                jwt.audience() == null ? "not checked" : jwt.audience(), jwt.queryToken() ? "accepted on polls" : "refused");
+                jwt.audience() == null ? "not checked" : jwt.audience(),
+                jwt.queryToken() ? "accepted on polls and streams" : "refused");
         return new AuthenticatedTopicAccess<>(authenticator, new ClaimsAuthorizer(),
                 principal -> Optional.of(principal.acceptedUntil()), jwt.maxTokenLength(), jwt.queryToken());
     }

@@ -16,8 +16,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code events.auth.jwt} settings: which algorithm and key verify a token, which issuer and audience it must name,
- * the clock skew tolerated, the longest token, and whether a poll may carry its token in the query. A setting that
- * cannot work (no key, a key of the wrong kind, a secret shorter than the hash) refuses to start, naming the key.
+ * the clock skew tolerated, the longest token, and whether a poll or a stream may carry its token in the query. A
+ * setting that cannot work (no key, a key of the wrong kind, a secret shorter than the hash) refuses to start, naming
+ * the key.
  */
 public final class JwtSettings {
 
@@ -46,7 +47,7 @@ public final class JwtSettings {
     @JsonProperty
     private String audience;
 
-    /** Clock difference tolerated on {@code exp} and {@code nbf}; a poll waits at most until {@code exp} plus this. */
+    /** Clock difference tolerated on {@code exp} and {@code nbf}; a poll or stream lasts at most until {@code exp} plus it. */
     @NotNull
     @MinDuration(value = 0, unit = TimeUnit.SECONDS)
     @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
@@ -59,7 +60,7 @@ public final class JwtSettings {
     @JsonProperty
     private int maxTokenLength = 4096;
 
-    /** Whether a poll may carry its token as {@code ?access_token=} (it then shows in logs, history, Referer). */
+    /** Whether a poll or stream may carry its token as {@code ?access_token=} (it then shows in logs, history, Referer). */
     @JsonProperty
     private boolean queryToken;
 

@@ -4,7 +4,7 @@
  * nimbus-jose-jwt.
  *
  * <p>How a request passes: {@link com.example.threading.longpoll.auth.BearerTokens} finds the token
- * ({@code Authorization: Bearer}, or {@code ?access_token=} on a poll when allowed; once, and not too long);
+ * ({@code Authorization: Bearer}, or {@code ?access_token=} on a poll or a stream when allowed; once, not too long);
  * {@link com.example.threading.longpoll.auth.JwtAuthenticator} verifies it (the one configured algorithm and key,
  * {@code exp}, {@code nbf}, {@code iss}, {@code aud}) into a {@link com.example.threading.longpoll.auth.TopicPrincipal}
  * carrying the token's {@code events} claim; {@link com.example.threading.longpoll.auth.ClaimsAuthorizer} answers the
@@ -13,10 +13,10 @@
  * {@link com.example.threading.longpoll.auth.AuthenticatedTopicAccess} ties the three together and is where another
  * {@code Authenticator<String, P>} plugs in.
  *
- * <p>Threads: none of its own. Every call runs on the Jetty request thread of the poll or publish, before the request
- * reaches the hub; verifying a token is CPU only, no I/O (a JWKS is read once, at start): about 7 us for HS256, 50 us
- * for RS256 and 0.4 ms (JDK 25) to 1.1 ms (JDK 17) for ES256 per request on this repository's build machine
- * ({@code docs/longpoll-auth.md}, "Cost").
+ * <p>Threads: none of its own. Every call runs on the Jetty request thread of the poll, stream or publish, before the
+ * request reaches the hub; verifying a token is CPU only, no I/O (a JWKS is read once, at start): about 7 us for
+ * HS256, 50 us for RS256 and 0.4 ms (JDK 25) to 1.1 ms (JDK 17) for ES256 per request on this repository's build
+ * machine ({@code docs/longpoll-auth.md}, "Cost").
  *
  * <p>Entry class: {@link com.example.threading.longpoll.auth.JwtAccessBundle}, added beside the parent's
  * {@code LongPollBundle} ({@code bootstrap.addBundle(new JwtAccessBundle())}): it makes {@code events.auth.type: jwt}

@@ -16,6 +16,7 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.ECKeyGenerator;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
 import java.nio.file.Files;
@@ -30,7 +31,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code events.auth.type: jwt} with settings that cannot work refuses to start with a message naming the key; with
- * an RS256 JWKS file of public keys it starts and accepts the tokens of the private key.
+ * an RS256 or ES256 (P-256) JWKS file of public keys it starts, accepts the tokens of the private key over HTTP, and
+ * refuses those of another key or another algorithm.
  */
 class JwtConfigurationTest {
 
@@ -65,24 +67,43 @@ class JwtConfigurationTest {
         RSAKey rsa = new RSAKeyGenerator(2048).keyID("k1").generate();
         Path jwks = Files.writeString(folder.resolve("jwks.json"), new JWKSet(List.of(rsa.toPublicJWK(),
                 new ECKeyGenerator(Curve.P_256).generate().toPublicJWK())).toString());
-        DropwizardTestSupport<ThreadingConfiguration> app = start("RS256", "", jwks.toString());
+        String good = Tokens.sign(new RSASSASigner(rsa), JWSAlgorithm.RS256, claims());
+        String otherKey = Tokens.sign(new ECDSASigner(new ECKeyGenerator(Curve.P_256).generate()), JWSAlgorithm.ES256, claims());
+
+        assertThat(polls("RS256", jwks, good, otherKey)).containsExactly(204, 401);
+    }
+
+    @Test
+    void anEs256JwksOfPublicKeysAcceptsTheTokensOfItsPrivateKeyAndNoOthers(@TempDir Path folder) throws Exception {
+        ECKey ec = new ECKeyGenerator(Curve.P_256).keyID("e1").generate();
+        RSAKey rsa = new RSAKeyGenerator(2048).keyID("r1").generate();
+        Path jwks = Files.writeString(folder.resolve("jwks.json"), new JWKSet(List.of(ec.toPublicJWK(), rsa.toPublicJWK())).toString());
+        String good = Tokens.sign(new ECDSASigner(ec), JWSAlgorithm.ES256, claims());
+        String otherKey = Tokens.sign(new ECDSASigner(new ECKeyGenerator(Curve.P_256).generate()), JWSAlgorithm.ES256, claims());
+        String otherAlgorithm = Tokens.sign(new RSASSASigner(rsa), JWSAlgorithm.RS256, claims()); // its key is in the JWKS
+
+        assertThat(polls("ES256", jwks, good, otherKey, otherAlgorithm)).containsExactly(204, 401, 401);
+    }
+
+    /** Starts the service verifying {@code algorithm} with the keys of {@code jwks}; the status of a poll with each token. */
+    private static List<Integer> polls(String algorithm, Path jwks, String... tokens) throws Exception {
+        DropwizardTestSupport<ThreadingConfiguration> app = start(algorithm, "", jwks.toString());
         app.before();
         try (LoopbackHttp http = new LoopbackHttp()) {
-            String good = Tokens.sign(new RSASSASigner(rsa), JWSAlgorithm.RS256,
-                    Tokens.claims("bob", Duration.ofMinutes(5), List.of("room-1"), List.of()).build());
-            String otherKey = Tokens.sign(new ECDSASigner(new ECKeyGenerator(Curve.P_256).generate()), JWSAlgorithm.ES256,
-                    Tokens.claims("bob", Duration.ofMinutes(5), List.of("room-1"), List.of()).build());
-
-            assertThat(poll(http, app, good).status()).isEqualTo(204);
-            assertThat(poll(http, app, otherKey).status()).isEqualTo(401);
+            List<Integer> statuses = new ArrayList<>();
+            for (String token : tokens) {
+                Answer answer = http.send(LoopbackHttp.request(LoopbackHttp.url(app.getLocalPort(), "/events?topic=room-1&timeout=1"))
+                        .header("Authorization", "Bearer " + token).GET().build());
+                statuses.add(answer.status());
+            }
+            return statuses;
         } finally {
             app.after();
         }
     }
 
-    private static Answer poll(LoopbackHttp http, DropwizardTestSupport<ThreadingConfiguration> app, String token) {
-        return http.send(LoopbackHttp.request(LoopbackHttp.url(app.getLocalPort(), "/events?topic=room-1&timeout=1"))
-                .header("Authorization", "Bearer " + token).GET().build());
+    private static JWTClaimsSet claims() {
+        return Tokens.claims("bob", Duration.ofMinutes(5), List.of("room-1"), List.of()).build();
     }
 
     private static DropwizardTestSupport<ThreadingConfiguration> start(String algorithm, String secret, String jwksFile) {

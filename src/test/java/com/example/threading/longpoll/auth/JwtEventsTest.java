@@ -10,26 +10,35 @@ import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.example.threading.testing.RawHttpConnection;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code events.auth.type: jwt} on the real server: {@code 401} without or with a bad token, {@code 403} for a topic
- * the token does not list (the whole request, before it touches the hub: nothing parked, no topic created), {@code 400}
- * for a token in both places, {@code 200}/{@code 204} otherwise, on {@code GET /events}, {@code GET /events/blocking}
- * and {@code POST /events}, and on {@code GET /events/stream}; a poll or a stream ends when its token does; the refusals
- * are counted on {@code /metrics} and {@code /prometheus}.
+ * {@code events.auth.type: jwt} on the real server: {@code 401} without or with a bad token (forged, {@code alg: none},
+ * not yet valid), {@code 403} for a topic the token does not list (the whole request, before it touches the hub: nothing
+ * parked or opened, no topic created, no history read), {@code 400} for a token in both places or twice, {@code 200}/{@code
+ * 204} otherwise, on {@code GET /events}, {@code GET /events/blocking} and {@code POST /events}, and on {@code GET
+ * /events/stream}; a poll or a stream ends when its token does, and a page renews an ended stream with a fresh token and
+ * its last id; the refusals are counted on {@code /metrics} and {@code /prometheus}.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class JwtEventsTest {
@@ -65,16 +74,23 @@ class JwtEventsTest {
     }
 
     @Test
-    void aBadTokenIs401InvalidTokenNamingNothingSecret() {
-        String forged = Tokens.hs256("another-secret-of-at-least-32-bytes-xx", Tokens.claims("mallory", Duration.ofMinutes(5),
-                List.of("*"), List.of("*")).build());
-        for (String path : List.of("/events?topic=room-1&timeout=1", "/events/blocking?topic=room-1&timeout=1")) {
-            Answer answer = get(path, forged);
-            assertThat(answer.status()).isEqualTo(401);
-            assertThat(answer.header("WWW-Authenticate")).isEqualTo("Bearer realm=\"events\", error=\"invalid_token\"");
-            assertThat(answer.body()).doesNotContain(Tokens.SECRET).doesNotContain("mallory");
+    void forgedUnsignedAndNotYetValidTokensAre401InvalidTokenNamingNothingSecret() {
+        JWTClaimsSet mallory = Tokens.claims("mallory", Duration.ofMinutes(5), List.of("*"), List.of("*")).build();
+        String forged = Tokens.hs256("another-secret-of-at-least-32-bytes-xx", mallory);
+        String unsigned = new PlainJWT(mallory).serialize(); // "alg": "none"
+        String notYetValid = Tokens.hs256(Tokens.SECRET, Tokens.claims("mallory", Duration.ofMinutes(10), List.of("*"), List.of("*"))
+                .notBeforeTime(Date.from(Instant.now().plus(Duration.ofMinutes(5)))).build()); // nbf beyond any skew
+        for (String token : List.of(forged, unsigned, notYetValid)) {
+            for (String path : List.of("/events?topic=room-1&timeout=1", "/events/blocking?topic=room-1&timeout=1",
+                    "/events/stream?topic=room-1")) {
+                Answer answer = get(path, token);
+                assertThat(answer.status()).as(path).isEqualTo(401);
+                assertThat(answer.header("WWW-Authenticate")).isEqualTo("Bearer realm=\"events\", error=\"invalid_token\"");
+                assertThat(answer.json().get("code").asInt()).isEqualTo(401);
+                assertThat(answer.body()).doesNotContain(Tokens.SECRET).doesNotContain("mallory");
+            }
+            assertThat(publish("room-1", token).status()).isEqualTo(401);
         }
-        assertThat(publish("room-1", forged).status()).isEqualTo(401);
     }
 
     @Test
@@ -93,11 +109,13 @@ class JwtEventsTest {
 
     @Test
     void aPollOfManyTopicsWithOneRefusedIsRefusedWholeAndTouchesNothing() throws Exception {
+        assertThat(publish("room-1", ALICE).status()).isEqualTo(200);
         MetricRegistry metrics = APP.getEnvironment().metrics();
         int topicsBefore = gauge("events.topics.live");
-        long createdBefore = metrics.meter("events.topics.created").getCount();
-        long forbiddenBefore = metrics.meter("events.auth.forbidden").getCount();
-        String many = "/events?topic=lobby-a:0&topic=lobby-b&topic=lobby-c:3&topic=room-1&topic=room-10&timeout=30";
+        Map<String, Long> before = meters("events.topics.created", "events.answered-at-once", "events.missed",
+                "events.epoch-mismatches", "events.auth.forbidden");
+        // room-1's cursor is of another epoch: admitted, this poll would be answered at once with "missed" from the history.
+        String many = "/events?topic=lobby-a:0&topic=lobby-b&topic=lobby-c:3&topic=room-1:0:an-old-epoch&topic=room-10&timeout=30";
 
         Answer async = get(many, ALICE);
         Answer blocking = get(many.replace("/events?", "/events/blocking?"), ALICE);
@@ -108,8 +126,14 @@ class JwtEventsTest {
         assertThat(gauge("events.parked")).isZero();
         assertThat(gauge("events.blocking.waiting")).isZero();
         assertThat(gauge("events.topics.live")).as("no topic created").isEqualTo(topicsBefore);
-        assertThat(metrics.meter("events.topics.created").getCount()).isEqualTo(createdBefore);
-        assertThat(metrics.meter("events.auth.forbidden").getCount()).isEqualTo(forbiddenBefore + 2);
+        Map<String, Long> expected = new LinkedHashMap<>(before);
+        expected.merge("events.auth.forbidden", 2L, Long::sum);
+        assertThat(meters(before.keySet().toArray(String[]::new))).as("no topic created, no history read").isEqualTo(expected);
+
+        // The same poll without room-10 does read the history, which those meters count.
+        assertThat(get(many.replace("&topic=room-10", ""), ALICE).status()).isEqualTo(200);
+        assertThat(metrics.meter("events.answered-at-once").getCount()).isEqualTo(before.get("events.answered-at-once") + 1);
+        assertThat(metrics.meter("events.missed").getCount()).isEqualTo(before.get("events.missed") + 1);
     }
 
     @Test
@@ -179,27 +203,83 @@ class JwtEventsTest {
     }
 
     @Test
-    void anEventStreamIsRefusedLikeAPollAndEndsWhenItsTokenDoes() throws Exception {
-        Answer anonymous = HTTP.get(url("/events/stream?topic=room-1"));
+    void anEventStreamsRefusalsAreJsonNamingNothingSecretAndOpenNothing() {
+        Map<String, Long> before = meters("events.sse.opened", "events.topics.created");
+        int openBefore = gauge("events.sse.open");
+        String forged = Tokens.hs256("another-secret-of-at-least-32-bytes-xx", Tokens.claims("mallory", Duration.ofMinutes(5),
+                List.of("*"), List.of()).build());
+
+        Answer anonymous = HTTP.get(url("/events/stream?topic=lobby-s1"));
         assertThat(anonymous.status()).isEqualTo(401);
         assertThat(anonymous.header("WWW-Authenticate")).isEqualTo("Bearer realm=\"events\"");
-        assertThat(get("/events/stream?topic=room-2", ALICE).status()).as("a topic the token does not list").isEqualTo(403);
-        assertThat(get("/events/stream?topic=room-1&topic=room-2", ALICE).status()).as("one topic refused: all").isEqualTo(403);
+        assertThat(anonymous.json().get("code").asInt()).isEqualTo(401);
+        assertThat(anonymous.json().get("message").asText()).contains("Authorization: Bearer").contains("access_token");
 
-        String shortLived = token(Duration.ofSeconds(2), List.of("room-1"), List.of());
-        long start = System.nanoTime();
-        HttpResponse<Stream<String>> stream = HTTP.client().send(LoopbackHttp.request(url("/events/stream?topic=room-1"))
-                .header("Authorization", "Bearer " + shortLived).GET().build(), HttpResponse.BodyHandlers.ofLines());
-        assertThat(stream.statusCode()).isEqualTo(200);
-        List<String> lines;
-        try (Stream<String> body = stream.body()) {
-            lines = body.toList(); // until the server ends the stream
+        Answer badToken = get("/events/stream?topic=lobby-s1", forged);
+        assertThat(badToken.status()).isEqualTo(401);
+        assertThat(badToken.header("WWW-Authenticate")).isEqualTo("Bearer realm=\"events\", error=\"invalid_token\"");
+        assertThat(badToken.json().get("code").asInt()).isEqualTo(401);
+        assertThat(badToken.body()).doesNotContain(Tokens.SECRET).doesNotContain("mallory");
+
+        for (String query : List.of("topic=room-2", "topic=lobby-s1&topic=room-2" /* one topic refused: all */)) {
+            Answer forbidden = get("/events/stream?" + query, ALICE);
+            assertThat(forbidden.status()).as(query).isEqualTo(403);
+            assertThat(forbidden.header("WWW-Authenticate")).as("valid credentials: no challenge").isNull();
+            assertThat(forbidden.json().get("code").asInt()).isEqualTo(403);
+            assertThat(forbidden.json().get("message").asText()).contains("room-2").doesNotContain("claim")
+                    .doesNotContain(Tokens.SECRET).doesNotContain("alice");
         }
+
+        // The token belongs in one place, once, as on a poll.
+        Answer both = HTTP.send(LoopbackHttp.request(url("/events/stream?topic=lobby-s1&access_token=" + ALICE))
+                .header("Authorization", "Bearer " + ALICE).GET().build());
+        Answer twice = HTTP.get(url("/events/stream?topic=lobby-s1&access_token=" + ALICE + "&access_token=" + ALICE));
+        for (Answer answer : List.of(both, twice)) {
+            assertThat(answer.status()).isEqualTo(400);
+            assertThat(answer.header("WWW-Authenticate")).isEqualTo("Bearer realm=\"events\", error=\"invalid_request\"");
+            assertThat(answer.json().get("code").asInt()).isEqualTo(400);
+        }
+
+        assertThat(meters(before.keySet().toArray(String[]::new))).as("no stream opened, no topic created").isEqualTo(before);
+        assertThat(gauge("events.sse.open")).isEqualTo(openBefore);
+    }
+
+    @Test
+    void anEventStreamEndsWhenItsTokenDoesAndTheNextIs401() throws Exception {
+        String shortLived = token(Duration.ofSeconds(2), List.of("room-1"), List.of());
+        List<String> lines = streamUntilItEnds(LoopbackHttp.request(url("/events/stream?topic=room-1"))
+                .header("Authorization", "Bearer " + shortLived)); // within 25 s: with the token, not at the 30 min lifetime
         assertThat(lines).as("the stream's last event").contains("event: reconnect");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("ended with the token, not at the 30 min lifetime")
-                .isLessThan(Duration.ofSeconds(25));
         Await.until(() -> get("/events/stream?topic=room-1", shortLived).status() == 401, Duration.ofSeconds(5),
                 "the expired token refused");
+    }
+
+    /**
+     * What docs/sse.md tells a page to do when its stream ends with its token: the browser's own reconnect (the old URL)
+     * is 401; a new stream with a fresh {@code access_token} and the last {@code id:} as {@code topic=T:N:E} cursors
+     * gets what was published meanwhile, and nothing twice.
+     */
+    @Test
+    void aPageRenewsAnEndedStreamWithAFreshQueryTokenAndItsLastIdAsCursors() throws Exception {
+        String publisher = token(Duration.ofMinutes(10), List.of(), List.of("renew-*"));
+        assertThat(publish("renew-a", publisher).status()).isEqualTo(200);
+        String firstUrl = "/events/stream?topic=renew-a:0&topic=renew-b&access_token="
+                + token(Duration.ofSeconds(2), List.of("renew-*"), List.of());
+
+        List<String> first = streamUntilItEnds(LoopbackHttp.request(url(firstUrl)));
+        assertThat(first).contains("event: reconnect");
+        assertThat(eventData(first)).hasSize(1);
+        String lastId = first.stream().filter(line -> line.startsWith("id: ")).reduce((a, b) -> b).orElseThrow().substring(4);
+        assertThat(lastId).as("every topic's position").matches("renew-a:1:[A-Za-z0-9-]+,renew-b(:[0-9]+(:[A-Za-z0-9-]+)?)?");
+
+        assertThat(publish("renew-a", publisher).status()).isEqualTo(200); // while the page renews its token
+        assertThat(HTTP.get(url(firstUrl)).status()).as("what EventSource's own reconnect would get").isEqualTo(401);
+        String cursors = Arrays.stream(lastId.split(",")).map(cursor -> "topic=" + cursor).collect(Collectors.joining("&"));
+        List<String> second = streamUntilItEnds(LoopbackHttp.request(url("/events/stream?" + cursors + "&access_token="
+                + token(Duration.ofSeconds(2), List.of("renew-*"), List.of()))));
+
+        assertThat(eventData(second)).as("the event published meanwhile, and only it").hasSize(1);
+        assertThat(eventData(second).get(0)).contains("\"id\":2").contains("\"topic\":\"renew-a\"");
     }
 
     @Test
@@ -218,6 +298,28 @@ class JwtEventsTest {
         assertThat(admin.count("events.auth.bad-requests")).isEqualTo(badRequests + 1);
         assertThat(admin.prometheus("events_auth_unauthenticated_total")).isPresent();
         assertThat(admin.prometheus("events_auth_forbidden_total")).isPresent();
+    }
+
+    /** Every line of the event stream {@code request} opens (200), read until the server ends it (within 25 s). */
+    private static List<String> streamUntilItEnds(HttpRequest.Builder request) throws Exception {
+        HttpResponse<Stream<String>> stream = HTTP.client().send(request.GET().build(), HttpResponse.BodyHandlers.ofLines());
+        assertThat(stream.statusCode()).isEqualTo(200);
+        try (Stream<String> body = stream.body()) {
+            return CompletableFuture.supplyAsync(body::toList).get(25, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The data of the events among a stream's {@code lines} (not of its final events, such as {@code reconnect}). */
+    private static List<String> eventData(List<String> lines) {
+        return lines.stream().filter(line -> line.startsWith("data: {\"id\":")).toList();
+    }
+
+    private static Map<String, Long> meters(String... names) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (String name : names) {
+            counts.put(name, APP.getEnvironment().metrics().meter(name).getCount());
+        }
+        return counts;
     }
 
     private static String token(Duration lifetime, List<String> subscribe, List<String> publish) {
