@@ -118,6 +118,18 @@ final class SseOutput implements WriteListener {
         return Sent.QUEUED;
     }
 
+    /**
+     * Runs {@code task} on one of the container's threads ({@link AsyncContext#start}), or on the calling thread when
+     * the request is over and the container takes no more tasks for it.
+     */
+    void execute(Runnable task) {
+        try {
+            context.start(task);
+        } catch (RuntimeException requestOver) {
+            task.run();
+        }
+    }
+
     /** Queues the stream's last frame; the request completes once everything queued is written. */
     void finish(Frame last) {
         boolean complete;

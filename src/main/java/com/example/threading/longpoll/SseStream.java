@@ -18,8 +18,9 @@ import java.util.function.BooleanSupplier;
  * ({@link Answer.Closing}, spread like the long-polls' answers), a refusal, the stream's lifetime or a slow reader end
  * it with a final event of their own.
  *
- * <p>Thread-safety: one poll is out at a time. Its answer — {@link #offer}, {@link #expire} or {@link #abandon}, each
- * called once at most, from the dispatcher, a request thread, the deadline thread or the stopping thread — advances
+ * <p>Thread-safety: one poll is out at a time. Its answer — {@link #offer} (called from the dispatcher, a request
+ * thread or the stopping thread, and carried out on a container thread), {@link #expire} (the deadline thread) or
+ * {@link #abandon}, the first to claim the poll — advances
  * the cursors and then starts the next poll, so the cursors are only touched by the thread that handles the current
  * poll's answer, and handed to the next through the hub's lock and the poll's claim. The current poll is an atomic
  * reference, written by {@link #attach} before the hub places it: the one {@link AsyncListener} registered at the
@@ -101,8 +102,16 @@ final class SseStream implements Delivery, AsyncListener {
         }
     }
 
+    /**
+     * Answers on a container thread, as a long-poll's answer is written: an event's batch offers its answer to every
+     * stream from one thread, and building, writing and the next poll of 20,000 streams must not queue behind it.
+     */
     @Override
     public void offer(Answer answer, BooleanSupplier claim) {
+        output.execute(() -> answer(answer, claim));
+    }
+
+    private void answer(Answer answer, BooleanSupplier claim) {
         if (!claim.getAsBoolean()) {
             return; // its deadline, a failure or the stream's end took the poll first
         }
