@@ -42,8 +42,11 @@ final class MasterProbes {
                 .filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty())
                 .toList();
         masters = upstreams.size();
+        // A master no longer in the slot map (moved, or listed under another address after a restart) is not probed
+        // any more: its last failure must not count for ever.
+        unreachable.keySet().retainAll(upstreams.stream().map(MasterProbes::address).toList());
         for (RedisClusterNode node : upstreams) {
-            String address = node.getUri().getHost() + ":" + node.getUri().getPort();
+            String address = address(node);
             connection.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort())
                     .thenCompose(nodeConnection -> ping(nodeConnection))
                     .orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
@@ -78,6 +81,10 @@ final class MasterProbes {
     /** Since when no master (or no connection) answers. */
     Instant downSince() {
         return downSince;
+    }
+
+    private static String address(RedisClusterNode node) {
+        return node.getUri().getHost() + ":" + node.getUri().getPort();
     }
 
     private static java.util.concurrent.CompletionStage<String> ping(StatefulRedisConnection<String, String> node) {

@@ -79,8 +79,13 @@ class RedisClusterFaultTest {
         cluster.start(1);
         cluster.awaitClusterOk();
         for (ServiceInstance instance : List.of(a, b)) {
-            Await.until(() -> instance.admin().gauge("events.redis.cluster.masters.unreachable") == 0, Duration.ofSeconds(20),
-                    "the instance reaches every master again");
+            try {
+                Await.until(() -> instance.admin().gauge("events.redis.cluster.masters.unreachable") == 0, Duration.ofSeconds(30),
+                        "the instance reaches every master again");
+            } catch (AssertionError stillUnreachable) { // say what the instance says of its masters
+                throw new AssertionError(stillUnreachable.getMessage() + "; its health check: "
+                        + instance.admin().healthcheck().json().get(RedisEventStream.HEALTH_CHECK), stillUnreachable);
+            }
         }
         Answer published = Await.until(() -> HTTP.postJson(b.url("/events?topic=" + down), "4"), answer -> answer.status() == 200,
                 Duration.ofSeconds(20), "a publish to the restarted master's topic taken");
