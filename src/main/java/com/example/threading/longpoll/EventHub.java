@@ -166,6 +166,9 @@ final class EventHub implements Consumer<Event> {
         } finally {
             lock.unlock();
         }
+        if (startedOver != null) {
+            metrics.epochRestarts.mark();
+        }
         metrics.published.mark();
         metrics.batchSize.update(batch.size());
         if (!batch.isEmpty()) {
@@ -266,11 +269,13 @@ final class EventHub implements Consumer<Event> {
             if (topic == null) {
                 return new Placement.Refused(new Answer.Refused("too many topics (" + topics.max() + " held), retry later"));
             }
-            if (!topic.history().sameEpoch(asked.epoch())) {
+            ArchiveAnswer known = fromArchive.get(asked.topic());
+            if (!topic.history().sameEpoch(asked.epoch()) || known instanceof ArchiveAnswer.News told
+                    && asked.epoch() != null && told.news().epoch() != null && !asked.epoch().equals(told.news().epoch())) {
                 metrics.epochMismatches.mark(); // a cursor of an earlier history: missed at once
             }
             CursorReading reading = archived == null ? topic.history().read(asked)
-                    : archived.read(asked, topic.history(), fromArchive.get(asked.topic()), mayAskArchive);
+                    : archived.read(asked, topic.history(), known, mayAskArchive);
             if (reading instanceof CursorReading.Unavailable) {
                 return new Placement.Refused(new Answer.Refused("the event history is unavailable, retry later"));
             }

@@ -18,6 +18,7 @@ final class LongPollMetrics {
     final Meter answeredAtOnce;
     final Meter missed;
     final Meter epochMismatches;
+    final Meter epochRestarts;
     final Meter timeouts;
     final Meter rejected;
     final Meter disconnects;
@@ -38,6 +39,7 @@ final class LongPollMetrics {
         answeredAtOnce = registry.meter("events.answered-at-once");
         missed = registry.meter("events.missed");
         epochMismatches = registry.meter("events.epoch-mismatches");
+        epochRestarts = registry.meter("events.epoch-restarts");
         timeouts = registry.meter("events.timeouts");
         rejected = registry.meter("events.rejected");
         disconnects = registry.meter("events.disconnects");

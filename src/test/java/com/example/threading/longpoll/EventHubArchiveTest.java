@@ -224,6 +224,7 @@ class EventHubArchiveTest {
         assertThat(ids(poll)).as("events 2 and 3 are of the new history").isEmpty();
         assertThat(json(poll).get("lastId").asLong()).isEqualTo(3);
         assertThat(json(poll).get("epoch").asText()).isEqualTo("e2");
+        assertThat(metrics.epochMismatches.getCount()).as("counted though the archive, not the ring, knew").isEqualTo(1);
     }
 
     @Test
@@ -248,6 +249,7 @@ class EventHubArchiveTest {
             assertThat(json(poll).get("epoch").asText()).isEqualTo("e2");
         }
         assertThat(hub.parkedCount()).isZero();
+        assertThat(metrics.epochRestarts.getCount()).isEqualTo(1);
 
         RecordingDelivery old = new RecordingDelivery(true);
         hub.poll(old, List.of(new TopicCursor(TopicNames.DEFAULT, 4L, "e1")), 60_000);

@@ -119,6 +119,7 @@ class RedisTopicsTest {
         } finally {
             client.shutdown();
         }
+        long restartsBefore = a.admin().count("events.epoch-restarts");
         long id = publish(a, "epoch-2", "3").get("id").asLong();
 
         JsonNode told = parked.get(20, TimeUnit.SECONDS).json();
@@ -126,6 +127,7 @@ class RedisTopicsTest {
         assertThat(after).isNotEqualTo(before);
         assertThat(told.get("missed").asBoolean()).as("event %d is not the one after 2 of the lost history", id).isTrue();
         assertThat(ids(told)).containsExactly(id);
+        assertThat(a.admin().count("events.epoch-restarts")).isEqualTo(restartsBefore + 1);
         JsonNode late = HTTP.get(b.url("/events?topic=epoch-2&after=2&epoch=" + before + "&timeout=5")).json();
         assertThat(late.get("missed").asBoolean()).isTrue();
         assertThat(ids(late)).isEmpty();
