@@ -104,7 +104,7 @@ final class SseStream implements Delivery, AsyncListener {
 
     /**
      * Answers on a container thread, as a long-poll's answer is written: an event's batch offers its answer to every
-     * stream from one thread, and building, writing and the next poll of 20,000 streams must not queue behind it.
+     * stream from one thread, and the frames, the write and the next poll of every stream must not queue behind it.
      */
     @Override
     public void offer(Answer answer, BooleanSupplier claim) {
