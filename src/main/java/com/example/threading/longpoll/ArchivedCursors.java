@@ -45,7 +45,7 @@ final class ArchivedCursors {
      */
     CursorReading read(TopicCursor asked, EventHistory history, ArchiveAnswer known, boolean mayAsk) {
         long cursor = asked.after() == null ? history.lastId() : asked.after();
-        if (!history.sameEpoch(asked.epoch())) {
+        if (!history.sameEpoch(asked)) {
             return new CursorReading.News(cursor, history.epochChanged()); // a cursor of the stream before it was recreated
         }
         if (known != null) {
@@ -159,7 +159,7 @@ final class ArchivedCursors {
         if (cursor == null) {
             return CompletableFuture.completedFuture(new ArchiveAnswer.WaitAfter(log.newestId())); // the next event after the newest
         }
-        if (asked.epoch() != null && log.epoch() != null && !asked.epoch().equals(log.epoch())) {
+        if (asked.otherEpochThan(log.epoch())) {
             return CompletableFuture.completedFuture(new ArchiveAnswer.News(
                     new EventBatch(List.of(), true, log.newestId(), log.epoch()))); // read before the stream was recreated
         }

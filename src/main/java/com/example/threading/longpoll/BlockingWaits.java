@@ -79,7 +79,7 @@ final class BlockingWaits {
                 }
                 topic.blockingWaiters(1); // a topic a thread waits on is not idle
                 waitedOn.add(topic);
-                if (!topic.history().sameEpoch(topicCursor.epoch())) {
+                if (!topic.history().sameEpoch(topicCursor)) {
                     otherEpoch.put(topicCursor.topic(), topic.history().epochChanged()); // answered at once, missed
                     cursors.put(topicCursor.topic(), topic.history().lastId());
                 } else {

@@ -47,12 +47,12 @@ final class EventHistory {
     }
 
     /**
-     * Whether a cursor read in history {@code askedEpoch} (null: not said) belongs to this one; a history without an
-     * epoch (yet) takes every cursor.
+     * Whether {@code asked}'s cursor belongs to this history; a cursor without an epoch, or a history without one (yet),
+     * is taken as of this history.
      */
-    boolean sameEpoch(String askedEpoch) {
+    boolean sameEpoch(TopicCursor asked) {
         checkGuarded();
-        return askedEpoch == null || epoch == null || epoch.equals(askedEpoch);
+        return !asked.otherEpochThan(epoch);
     }
 
     /** The epoch of this history, null while it has none. */
@@ -74,7 +74,7 @@ final class EventHistory {
      */
     CursorReading read(TopicCursor asked) {
         checkGuarded();
-        if (!sameEpoch(asked.epoch())) {
+        if (!sameEpoch(asked)) {
             return new CursorReading.News(lastId, epochChanged());
         }
         long cursor = asked.after() == null ? lastId : asked.after();

@@ -269,13 +269,11 @@ final class EventHub implements Consumer<Event> {
             if (topic == null) {
                 return new Placement.Refused(new Answer.Refused("too many topics (" + topics.max() + " held), retry later"));
             }
-            ArchiveAnswer known = fromArchive.get(asked.topic());
-            if (!topic.history().sameEpoch(asked.epoch()) || known instanceof ArchiveAnswer.News told
-                    && asked.epoch() != null && told.news().epoch() != null && !asked.epoch().equals(told.news().epoch())) {
-                metrics.epochMismatches.mark(); // a cursor of an earlier history: missed at once
-            }
             CursorReading reading = archived == null ? topic.history().read(asked)
-                    : archived.read(asked, topic.history(), known, mayAskArchive);
+                    : archived.read(asked, topic.history(), fromArchive.get(asked.topic()), mayAskArchive);
+            if (reading instanceof CursorReading.News found && asked.otherEpochThan(found.news().epoch())) {
+                metrics.epochMismatches.mark(); // a cursor of an earlier history (the ring or the archive said so): missed
+            }
             if (reading instanceof CursorReading.Unavailable) {
                 return new Placement.Refused(new Answer.Refused("the event history is unavailable, retry later"));
             }

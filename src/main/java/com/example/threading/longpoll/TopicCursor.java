@@ -13,4 +13,9 @@ record TopicCursor(String topic, Long after, String epoch) {
     TopicCursor(String topic, Long after) {
         this(topic, after, null);
     }
+
+    /** Whether this cursor was read in another history than {@code current} (false when either is not known). */
+    boolean otherEpochThan(String current) {
+        return epoch != null && current != null && !epoch.equals(current);
+    }
 }

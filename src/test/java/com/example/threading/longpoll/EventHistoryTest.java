@@ -136,11 +136,11 @@ class EventHistoryTest {
     @Test
     void aSharedStreamsRingTakesItsEpochFromTheEventsAndStartsOverWhenItChanges() {
         EventHistory history = new EventHistory(4, guard, null);
-        assertThat(history.sameEpoch("anything")).as("no epoch yet: the archive decides").isTrue();
+        assertThat(history.sameEpoch(new TopicCursor(TopicNames.DEFAULT, 1L, "anything"))).as("no epoch yet: the archive decides").isTrue();
         LongStream.rangeClosed(1, 3).forEach(id -> history.append(event(id, "e1")));
         assertThat(history.epoch()).isEqualTo("e1");
-        assertThat(history.sameEpoch("e1")).isTrue();
-        assertThat(history.sameEpoch("e0")).isFalse();
+        assertThat(history.sameEpoch(new TopicCursor(TopicNames.DEFAULT, 1L, "e1"))).isTrue();
+        assertThat(history.sameEpoch(new TopicCursor(TopicNames.DEFAULT, 1L, "e0"))).isFalse();
 
         assertThat(history.append(event(2, "e2"))).as("a recreated stream may number from 1 again").isTrue();
         assertThat(history.epoch()).isEqualTo("e2");
