@@ -71,6 +71,7 @@ final class BlockingWaits {
         List<Topic> waitedOn = new ArrayList<>(asked.size());
         try {
             Map<String, Long> cursors = new LinkedHashMap<>();
+            Map<String, String> epochs = new LinkedHashMap<>(); // each ring's epoch when the wait began
             Map<String, EventBatch> otherEpoch = new LinkedHashMap<>();
             for (TopicCursor topicCursor : asked) {
                 Topic topic = topics.apply(topicCursor.topic());
@@ -79,6 +80,7 @@ final class BlockingWaits {
                 }
                 topic.blockingWaiters(1); // a topic a thread waits on is not idle
                 waitedOn.add(topic);
+                epochs.put(topicCursor.topic(), topic.history().epoch());
                 if (!topic.history().sameEpoch(topicCursor)) {
                     otherEpoch.put(topicCursor.topic(), topic.history().epochChanged()); // answered at once, missed
                     cursors.put(topicCursor.topic(), topic.history().lastId());
@@ -87,7 +89,7 @@ final class BlockingWaits {
                 }
             }
             long remainingNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-            Map<String, EventBatch> news = newsAfter(waitedOn, cursors);
+            Map<String, EventBatch> news = newsAfter(waitedOn, cursors, epochs);
             news.putAll(otherEpoch);
             while (news.isEmpty()) {
                 if (closed) {
@@ -98,7 +100,7 @@ final class BlockingWaits {
                     return Outcome.TIMED_OUT;
                 }
                 remainingNanos = newEventOrClosed.awaitNanos(remainingNanos);
-                news = newsAfter(waitedOn, cursors);
+                news = newsAfter(waitedOn, cursors, epochs);
             }
             if (news.values().stream().anyMatch(EventBatch::missed)) {
                 missed.mark();
@@ -111,11 +113,20 @@ final class BlockingWaits {
         }
     }
 
-    private static Map<String, EventBatch> newsAfter(List<Topic> waitedOn, Map<String, Long> cursors) {
+    /**
+     * What the waited-on topics hold after the cursors; a ring that started over in another epoch since the wait began
+     * (its shared stream was recreated, and the ids went on) answers everything it holds, {@code missed}, as the hub
+     * answers its parked polls: the old cursor names no position in the new history.
+     */
+    private static Map<String, EventBatch> newsAfter(List<Topic> waitedOn, Map<String, Long> cursors,
+                                                     Map<String, String> epochs) {
         Map<String, EventBatch> news = new LinkedHashMap<>();
         for (Topic topic : waitedOn) {
             long cursor = cursors.get(topic.name());
-            if (topic.history().hasNewsFor(cursor)) {
+            String epochAtStart = epochs.get(topic.name());
+            if (epochAtStart != null && !epochAtStart.equals(topic.history().epoch())) {
+                news.put(topic.name(), topic.history().startedOver());
+            } else if (topic.history().hasNewsFor(cursor)) {
                 news.put(topic.name(), topic.history().after(cursor));
             }
         }

@@ -83,6 +83,26 @@ class BlockingWaitsTest {
     }
 
     @Test
+    void aWaiterWhoseSharedStreamIsRecreatedIsToldItsHistoryIsGone() throws Exception {
+        Topic shared = new Topic("shared", new EventHistory(8, lock), 0); // a shared stream's ring: epochs from its events
+        BlockingWaits sharedWaits = new BlockingWaits(lock, name -> shared, timeouts, missed);
+        appendTo(shared, sharedWaits, new Event(5, "shared", Instant.EPOCH, LongNode.valueOf(5), "e1"));
+        Future<BlockingWaits.Outcome> waiting = waiters.submit(() ->
+                sharedWaits.await(List.of(new TopicCursor("shared", 5L, "e1")), 30_000));
+        Await.until(() -> sharedWaits.waiting() == 1, Duration.ofSeconds(10), "a thread waiting at 5");
+
+        // Redis lost the stream and a publish recreated it: a new epoch, the ids going on from the publisher's floor.
+        appendTo(shared, sharedWaits, new Event(6, "shared", Instant.EPOCH, LongNode.valueOf(6), "e2"));
+
+        EventBatch batch = (EventBatch) waiting.get(10, TimeUnit.SECONDS).answer;
+        assertThat(batch.missed()).as("event 6 of the new history does not follow 5 of the old").isTrue();
+        assertThat(batch.events()).extracting(Event::id).containsExactly(6L);
+        assertThat(batch.lastId()).isEqualTo(6);
+        assertThat(batch.epoch()).isEqualTo("e2");
+        assertThat(missed.getCount()).isEqualTo(1);
+    }
+
+    @Test
     void aWaitWithoutNewsTimesOutAndIsCounted() throws Exception {
         long start = System.nanoTime();
         BlockingWaits.Outcome outcome = waits.await(Hubs.at(null), 200);
@@ -132,10 +152,14 @@ class BlockingWaitsTest {
 
     /** What the hub does on an event: append and signal in one hold of the lock. */
     private void append(long id) {
+        appendTo(topic, waits, Hubs.event(id));
+    }
+
+    private void appendTo(Topic to, BlockingWaits signalled, Event event) {
         lock.lock();
         try {
-            assertThat(history.append(Hubs.event(id))).isTrue();
-            waits.signalNews();
+            assertThat(to.history().append(event)).isTrue();
+            signalled.signalNews();
         } finally {
             lock.unlock();
         }
