@@ -110,7 +110,10 @@ class RedisTopicsTest {
         publish(a, "epoch-2", "2");
         String before = HTTP.get(a.url("/events?topic=epoch-2&after=0&timeout=5")).json().get("epoch").asText();
         CompletableFuture<Answer> parked = HTTP.getAsync(a.url("/events?topic=epoch-2&after=2&epoch=" + before + "&timeout=30"));
+        // The blocking twin waits on the same ring, on a thread of its own.
+        CompletableFuture<Answer> blocked = HTTP.getAsync(a.url("/events/blocking?topic=epoch-2&after=2&epoch=" + before + "&timeout=30"));
         Await.until(() -> a.admin().gauge("events.parked") == 1, Duration.ofSeconds(20), "the poll parked on A");
+        Await.until(() -> a.admin().gauge("events.blocking.waiting") == 1, Duration.ofSeconds(20), "a thread waiting on A");
 
         TopicKeys keys = new TopicKeys("topics-test");
         RedisClient client = RedisClient.create(redis.uri());
@@ -128,6 +131,10 @@ class RedisTopicsTest {
         assertThat(told.get("missed").asBoolean()).as("event %d is not the one after 2 of the lost history", id).isTrue();
         assertThat(ids(told)).containsExactly(id);
         assertThat(a.admin().count("events.epoch-restarts")).isEqualTo(restartsBefore + 1);
+        JsonNode waited = blocked.get(20, TimeUnit.SECONDS).json();
+        assertThat(waited.get("missed").asBoolean()).as("the blocking twin is told too").isTrue();
+        assertThat(ids(waited)).containsExactly(id);
+        assertThat(waited.get("epoch").asText()).isEqualTo(after);
         JsonNode late = HTTP.get(b.url("/events?topic=epoch-2&after=2&epoch=" + before + "&timeout=5")).json();
         assertThat(late.get("missed").asBoolean()).isTrue();
         assertThat(ids(late)).isEmpty();
