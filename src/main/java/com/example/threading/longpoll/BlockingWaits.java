@@ -123,8 +123,7 @@ final class BlockingWaits {
         Map<String, EventBatch> news = new LinkedHashMap<>();
         for (Topic topic : waitedOn) {
             long cursor = cursors.get(topic.name());
-            String epochAtStart = epochs.get(topic.name());
-            if (epochAtStart != null && !epochAtStart.equals(topic.history().epoch())) {
+            if (topic.history().startedOverSince(epochs.get(topic.name()))) {
                 news.put(topic.name(), topic.history().startedOver());
             } else if (topic.history().hasNewsFor(cursor)) {
                 news.put(topic.name(), topic.history().after(cursor));

@@ -61,6 +61,15 @@ final class EventHistory {
         return epoch;
     }
 
+    /**
+     * Whether this ring started over in another epoch since it was in {@code epochBefore} (its shared stream was
+     * recreated); false when {@code epochBefore} is null (a ring takes its first epoch without starting over).
+     */
+    boolean startedOverSince(String epochBefore) {
+        checkGuarded();
+        return epochBefore != null && !epochBefore.equals(epoch);
+    }
+
     /** The answer to a cursor of another history: nothing, {@code missed}, and where to go on from in this one. */
     EventBatch epochChanged() {
         checkGuarded();

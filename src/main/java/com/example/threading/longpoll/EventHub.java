@@ -160,7 +160,7 @@ final class EventHub implements Consumer<Event> {
             topic.used(arrivedNanos);
             // A shared stream recreated (new epoch): the ring started over, and every poll parked on it is answered
             // missed, whatever its cursor, which counted in the old history.
-            startedOver = epochBefore != null && !epochBefore.equals(topic.history().epoch()) ? topic.name() : null;
+            startedOver = topic.history().startedOverSince(epochBefore) ? topic.name() : null;
             batch = topics.takeAnswered(topic, startedOver == null ? event.id() : Long.MAX_VALUE);
             blockingWaits.signalNews();
         } finally {

@@ -139,11 +139,14 @@ class EventHistoryTest {
         assertThat(history.sameEpoch(new TopicCursor(TopicNames.DEFAULT, 1L, "anything"))).as("no epoch yet: the archive decides").isTrue();
         LongStream.rangeClosed(1, 3).forEach(id -> history.append(event(id, "e1")));
         assertThat(history.epoch()).isEqualTo("e1");
+        assertThat(history.startedOverSince(null)).as("taking a first epoch is not starting over").isFalse();
+        assertThat(history.startedOverSince("e1")).isFalse();
         assertThat(history.sameEpoch(new TopicCursor(TopicNames.DEFAULT, 1L, "e1"))).isTrue();
         assertThat(history.sameEpoch(new TopicCursor(TopicNames.DEFAULT, 1L, "e0"))).isFalse();
 
         assertThat(history.append(event(2, "e2"))).as("a recreated stream may number from 1 again").isTrue();
         assertThat(history.epoch()).isEqualTo("e2");
+        assertThat(history.startedOverSince("e1")).isTrue();
         assertBatch(history.after(0), List.of(2L), true, 2);
         assertBatch(history.startedOver(), List.of(2L), true, 2);
         assertThat(history.startedOver().epoch()).isEqualTo("e2");
