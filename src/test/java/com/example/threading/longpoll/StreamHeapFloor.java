@@ -2,6 +2,7 @@ package com.example.threading.longpoll;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import com.example.threading.testing.MachineFacts;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -10,8 +11,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -54,13 +53,14 @@ public final class StreamHeapFloor {
     public static void main(String[] args) throws Exception {
         ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
         int streams = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        System.out.printf("java %s, CPU %s, load average %s%n", System.getProperty("java.version"), cpuModel(), loadAverage());
+        System.out.printf("java %s, CPU %s, load average %s%n", System.getProperty("java.version"), MachineFacts.cpuModel(),
+                MachineFacts.loadAverage());
         for (String form : new String[] {"servlet", "core"}) {
             double bytes = new StreamHeapFloor().bytesPerStream(form, streams);
             System.out.printf("%s: %,d idle streams over h2c, %.0f bytes (%.1f KiB) of heap per stream%n",
                     form, streams, bytes, bytes / 1024);
         }
-        System.out.printf("load average at the end %s%n", loadAverage());
+        System.out.printf("load average at the end %s%n", MachineFacts.loadAverage());
     }
 
     private double bytesPerStream(String form, int streams) throws Exception {
@@ -149,14 +149,5 @@ public final class StreamHeapFloor {
             lowest = Math.min(lowest, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return lowest;
-    }
-
-    private static String cpuModel() throws IOException {
-        return Files.readAllLines(Paths.get("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
-                .findFirst().map(line -> line.substring(line.indexOf(':') + 1).trim()).orElse("unknown");
-    }
-
-    private static String loadAverage() throws IOException {
-        return Files.readString(Paths.get("/proc/loadavg")).trim();
     }
 }

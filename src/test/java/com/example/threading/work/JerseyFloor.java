@@ -2,6 +2,7 @@ package com.example.threading.work;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import com.example.threading.testing.MachineFacts;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.jackson.JacksonFeature;
 import io.dropwizard.metrics.servlets.PingServlet;
@@ -11,8 +12,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.List;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -81,7 +80,7 @@ public final class JerseyFloor {
         server.start();
         try {
             System.out.printf("java %s, CPU %s, %d CPUs, load average %s%n", System.getProperty("java.version"),
-                    cpuModel(), Runtime.getRuntime().availableProcessors(), loadAverage());
+                    MachineFacts.cpuModel(), Runtime.getRuntime().availableProcessors(), MachineFacts.loadAverage());
             String ping = "http://127.0.0.1:" + admin.getLocalPort() + "/ping";
             String floor = "http://127.0.0.1:" + application.getLocalPort() + "/floor";
             for (int round = 1; round <= 2; round++) {
@@ -90,7 +89,7 @@ public final class JerseyFloor {
                 System.out.printf("round %d: /ping %.1f us, Jersey /floor %.1f us of server CPU per request: %.2fx%n",
                         round, pingMicros, floorMicros, floorMicros / pingMicros);
             }
-            System.out.printf("load average at the end %s%n", loadAverage());
+            System.out.printf("load average at the end %s%n", MachineFacts.loadAverage());
         } finally {
             server.stop();
         }
@@ -109,9 +108,9 @@ public final class JerseyFloor {
     private static double microsPerRequest(String url) throws IOException, InterruptedException {
         h2load(url, WARMUP_SECONDS);
         h2load(url, 5); // new connections' first requests recompile a little: out of the measured stretch
-        long before = cpuTicks();
+        long before = MachineFacts.cpuTicks();
         long answered = h2load(url, MEASURED_SECONDS);
-        long ticks = cpuTicks() - before;
+        long ticks = MachineFacts.cpuTicks() - before;
         return ticks * 1_000_000.0 / 100 / answered; // Linux reports CPU time in 1/100 s
     }
 
@@ -141,20 +140,5 @@ public final class JerseyFloor {
             }
         }
         throw new IllegalStateException("no requests line in h2load's output:\n" + output);
-    }
-
-    private static long cpuTicks() throws IOException {
-        String stat = Files.readString(Paths.get("/proc/self/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime (fields 14 and 15)
-    }
-
-    private static String cpuModel() throws IOException {
-        return Files.readAllLines(Paths.get("/proc/cpuinfo")).stream().filter(line -> line.startsWith("model name"))
-                .findFirst().map(line -> line.substring(line.indexOf(':') + 1).trim()).orElse("unknown");
-    }
-
-    private static String loadAverage() throws IOException {
-        return Files.readString(Paths.get("/proc/loadavg")).trim();
     }
 }

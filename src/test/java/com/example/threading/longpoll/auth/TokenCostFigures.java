@@ -1,5 +1,6 @@
 package com.example.threading.longpoll.auth;
 
+import com.example.threading.testing.MachineFacts;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.crypto.ECDSASigner;
@@ -42,14 +43,14 @@ public final class TokenCostFigures {
         RSAKey rsa = new RSAKeyGenerator(2048).generate();
         ECKey ec = new ECKeyGenerator(Curve.P_256).generate();
         System.out.printf("java %s, %d CPUs, load average %s%n", System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), loadAverage());
+                Runtime.getRuntime().availableProcessors(), MachineFacts.loadAverage());
         for (int round = 1; round <= 2; round++) {
             System.out.printf("round %d: HS256 %.1f us, RS256 %.1f us, ES256 %.1f us per token%n", round,
                     micros(JWSAlgorithm.HS256, new ImmutableSecret<>(hmac.toByteArray()), new MACSigner(hmac)),
                     micros(JWSAlgorithm.RS256, new ImmutableJWKSet<>(new JWKSet(rsa.toPublicJWK())), new RSASSASigner(rsa)),
                     micros(JWSAlgorithm.ES256, new ImmutableJWKSet<>(new JWKSet(ec.toPublicJWK())), new ECDSASigner(ec)));
         }
-        System.out.printf("load average at the end %s%n", loadAverage());
+        System.out.printf("load average at the end %s%n", MachineFacts.loadAverage());
     }
 
     private static double micros(JWSAlgorithm algorithm, JWKSource<SecurityContext> keys, JWSSigner signer) {
@@ -64,13 +65,5 @@ public final class TokenCostFigures {
             authenticator.authenticate(token).orElseThrow();
         }
         return (System.nanoTime() - start) / 1_000.0 / CALLS;
-    }
-
-    private static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
-        } catch (java.io.IOException e) {
-            return "unknown";
-        }
     }
 }
