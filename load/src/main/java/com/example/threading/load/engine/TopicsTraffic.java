@@ -33,14 +33,16 @@ import org.HdrHistogram.Histogram;
  * Chat-room traffic on the long-poll's topics, the shape of CometD's benchmark: {@code clients} clients, each a member
  * of {@code roomsPerClient} of {@code rooms} rooms (topics), each holding one long poll of all its rooms with their
  * cursors ({@code GET /events?topic=room-1:4&topic=room-11:0&...}) and polling again as soon as it is answered;
- * messages of {@code messageBytes} are published at a fixed rate, round-robin over the rooms and the instances. Each
+ * messages of {@code messageBytes} are published at a fixed rate in batches of {@code batchSize} sent at the same
+ * instant (CometD's benchmark sends 10 per batch), round-robin over the instances. Each
  * client keeps a {@link DeliveryLedger} per room (ids are per topic) that counts lost, duplicated and out-of-order
  * messages. Delivery latency is from a publish's intended send time (open model: a late send does not hide its wait)
  * to each member's receipt, once per member and message, in microseconds.
  *
  * <p>Rooms are assigned without randomness: client {@code c} is in rooms {@code (c + k * (rooms / roomsPerClient)) %
  * rooms} for {@code k < roomsPerClient}, so every room has the same number of members when {@code clients} is a
- * multiple of {@code rooms}, and two runs send the same requests.
+ * multiple of {@code rooms}; the rooms of each batch come from {@link BatchRooms}, round-robin or drawn with a fixed
+ * seed, so two runs send the same requests.
  *
  * <p>Thread-safety: {@link #run} is called once, on the scenario's thread. The publisher runs on a scheduler, each
  * client's poll chain on the HTTP client's threads: a client's next poll is sent only after its answer was recorded,
@@ -63,7 +65,7 @@ public final class TopicsTraffic {
      * {@code <roomPrefix><r>} (a warm-up run uses other rooms than the measured run that follows it on the same service).
      */
     public record Plan(List<URI> instances, String roomPrefix, int clients, int rooms, int roomsPerClient, int messageBytes,
-                       double messagesPerSecond, Duration duration, int pollTimeoutSeconds) {
+                       double messagesPerSecond, int batchSize, Duration duration, int pollTimeoutSeconds) {
 
         /** Checks the shape: each client's rooms distinct, at least one of everything, a prefix of a topic name. */
         public Plan {
@@ -72,10 +74,11 @@ public final class TopicsTraffic {
                 throw new IllegalArgumentException("a room prefix is 1 to 50 of [A-Za-z0-9._-], not " + roomPrefix);
             }
             if (instances.isEmpty() || clients < 1 || rooms < 1 || roomsPerClient < 1 || roomsPerClient > rooms
-                    || messagesPerSecond <= 0 || pollTimeoutSeconds < 1) {
+                    || messagesPerSecond <= 0 || batchSize < 1 || pollTimeoutSeconds < 1) {
                 throw new IllegalArgumentException("need instances, clients >= 1, 1 <= rooms per client <= rooms, a rate "
-                        + "> 0 and a poll timeout >= 1 s; got " + clients + " clients, " + rooms + " rooms, " + roomsPerClient
-                        + " per client, " + messagesPerSecond + "/s, timeout " + pollTimeoutSeconds);
+                        + "> 0, a batch size >= 1 and a poll timeout >= 1 s; got " + clients + " clients, " + rooms + " rooms, "
+                        + roomsPerClient + " per client, " + messagesPerSecond + "/s, batches of " + batchSize + ", timeout "
+                        + pollTimeoutSeconds);
             }
         }
     }
@@ -155,31 +158,36 @@ public final class TopicsTraffic {
 
         ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor(daemon("topics-publisher"));
         long start = System.nanoTime();
-        long periodNanos = (long) (1e9 / plan.messagesPerSecond());
-        AtomicLong sequence = new AtomicLong();
+        long periodNanos = (long) (1e9 * plan.batchSize() / plan.messagesPerSecond());
+        AtomicLong batches = new AtomicLong();
+        BatchRooms batchRooms = new BatchRooms(plan.rooms(), plan.batchSize()); // the publisher's thread's alone
         Queue<CompletableFuture<Void>> publishAnswers = new ConcurrentLinkedQueue<>();
         publisher.scheduleAtFixedRate(() -> {
-            long n = sequence.getAndIncrement();
-            long intended = start + n * periodNanos;
+            long batch = batches.getAndIncrement();
+            long intended = start + batch * periodNanos;
             maxLagNanos.accumulateAndGet(System.nanoTime() - intended, Math::max);
-            int room = (int) (n % plan.rooms());
-            URI instance = plan.instances().get((int) (n % plan.instances().size()));
-            HttpRequest post = HttpRequest.newBuilder(instance.resolve("/events?topic=" + topic(room))).timeout(PUBLISH_TIMEOUT)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(message(n, plan.messageBytes())))
-                    .build();
-            publishAnswers.add(client.sendAsync(post, HttpResponse.BodyHandlers.ofString()).handle((response, failure) -> {
-                long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
-                if (id > 0) {
-                    publishedAtNanos.get(room).put(id, intended);
-                    newestPublished.accumulateAndGet(room, id, Math::max);
-                } else {
-                    publishFailures.incrementAndGet();
-                    String kind = failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
-                    publishFailureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
-                }
-                return null;
-            }));
+            URI instance = plan.instances().get((int) (batch % plan.instances().size()));
+            int[] rooms = batchRooms.next();
+            for (int i = 0; i < rooms.length; i++) {
+                long n = batch * rooms.length + i;
+                int room = rooms[i];
+                HttpRequest post = HttpRequest.newBuilder(instance.resolve("/events?topic=" + topic(room))).timeout(PUBLISH_TIMEOUT)
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(message(n, plan.messageBytes())))
+                        .build();
+                publishAnswers.add(client.sendAsync(post, HttpResponse.BodyHandlers.ofString()).handle((response, failure) -> {
+                    long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
+                    if (id > 0) {
+                        publishedAtNanos.get(room).put(id, intended);
+                        newestPublished.accumulateAndGet(room, id, Math::max);
+                    } else {
+                        publishFailures.incrementAndGet();
+                        String kind = failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
+                        publishFailureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
         }, 0, periodNanos, TimeUnit.NANOSECONDS);
 
         Thread.sleep(plan.duration().toMillis());

@@ -44,13 +44,19 @@ class TopicsTrafficTest {
 
     @Test
     void aPlanRefusesMoreRoomsPerClientThanRooms() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 4, 50, 10,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 4, 50, 10, 1,
                 Duration.ofSeconds(1), 2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rooms per client");
     }
 
     @Test
     void aPlanRefusesARoomPrefixThatIsNoTopicName() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room/", 10, 3, 2, 50, 10,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room/", 10, 3, 2, 50, 10, 1,
                 Duration.ofSeconds(1), 2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("room prefix");
+    }
+
+    @Test
+    void aPlanRefusesAnEmptyBatch() {
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 2, 50, 10, 0,
+                Duration.ofSeconds(1), 2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batch size");
     }
 }

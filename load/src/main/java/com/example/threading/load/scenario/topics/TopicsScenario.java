@@ -44,8 +44,13 @@ public final class TopicsScenario extends ScenarioCommand {
     @Option(names = "--message-bytes", defaultValue = "50", description = "Size of each message's JSON (default: ${DEFAULT-VALUE})")
     int messageBytes;
 
-    @Option(names = "--rate", defaultValue = "783", description = "Messages published per second, round-robin over the rooms and instances (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rate", defaultValue = "783", description = "Messages published per second, in batches of --batch-size, round-robin over the instances (default: ${DEFAULT-VALUE})")
     double rate;
+
+    @Option(names = "--batch-size", defaultValue = "10",
+            description = "Messages published at the same instant, to rooms drawn with a fixed seed, as CometD's benchmark sends a batch "
+                    + "(1: one message at a time, evenly spaced, round-robin over the rooms) (default: ${DEFAULT-VALUE})")
+    int batchSize;
 
     @Option(names = "--duration", defaultValue = "30s", description = "Publishing time per phase (default: ${DEFAULT-VALUE})")
     Duration duration;
@@ -91,12 +96,13 @@ public final class TopicsScenario extends ScenarioCommand {
             }
         }
         report.configure("clients", clients).configure("rooms", rooms).configure("rooms per client", roomsPerClient)
-                .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("duration per phase", duration).configure("warm-up per phase", warmup)
+                .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("batch size", batchSize).configure("duration per phase", duration).configure("warm-up per phase", warmup)
                 .configure("poll timeout s", pollTimeout).configure("streams", String.join(",", streams)).configure("instances (redis)", instances)
                 .configure("masters (redis-cluster)", masters);
         report.summary(clients + " clients, each in " + roomsPerClient + " of " + rooms + " rooms (topics), hold one long poll of "
                 + "all their rooms with their cursors and poll again on each answer, while " + Report.num(rate) + " messages/s of "
-                + messageBytes + " bytes are published round-robin over the rooms, for " + duration.toSeconds() + " s per phase"
+                + messageBytes + " bytes are published " + (batchSize == 1 ? "one at a time, round-robin over the rooms"
+                : "in batches of " + batchSize + " at the same instant, to rooms drawn with a fixed seed") + ", for " + duration.toSeconds() + " s per phase"
                 + " (CometD's benchmark shape; its published figures: 783 messages/s in, 78,211 deliveries/s out, p50 20 ms, p99 150 ms). "
                 + "Per client and room: lost, duplicated and out-of-order messages (goal: 0). Latency: from a publish's intended "
                 + "send time to each member's read of the answer.");
@@ -157,7 +163,7 @@ public final class TopicsScenario extends ScenarioCommand {
         List<URI> uris = services.stream().map(Target::applicationUri).toList();
         if (!warmup.isZero()) {
             TopicsTraffic.Result warm = new TopicsTraffic(new TopicsTraffic.Plan(uris, "warm-up-room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, warmup, pollTimeout)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, warmup, pollTimeout)).run();
             report.note(name + ": warm-up on other rooms for " + warmup.toSeconds() + " s (not counted): " + warm.published()
                     + " published, " + warm.deliveries() + " of " + warm.expectedDeliveries() + " deliveries read, p50 "
                     + Report.ms(warm.deliveryMicros().getValueAtPercentile(50) / 1000.0) + " ms.");
@@ -169,7 +175,7 @@ public final class TopicsScenario extends ScenarioCommand {
         CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
         Instant from = Instant.now();
         TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
-                clients, rooms, roomsPerClient, messageBytes, rate, duration, pollTimeout)).run();
+                clients, rooms, roomsPerClient, messageBytes, rate, batchSize, duration, pollTimeout)).run();
         Instant to = Instant.now();
         double serverCpu = 0;
         for (CpuClock clock : serverClocks) {

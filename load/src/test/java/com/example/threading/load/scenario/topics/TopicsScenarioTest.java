@@ -48,6 +48,7 @@ class TopicsScenarioTest {
                     "--env", REDIS_TIMEOUTS[0], "--env", REDIS_TIMEOUTS[1], "--max-duration", "150s");
             JsonNode results = assertReportFiles(folder);
             assertThat(folder.resolve("delivery-percentiles.png")).isNotEmptyFile();
+            assertThat(results.path("configuration").path("batch size").asInt()).as("CometD's batches of 10 by default").isEqualTo(10);
             JsonNode topics = results.path("data").path("topics");
             assertThat(topics.fieldNames()).toIterable().containsExactly("in-process, 1 instance", "redis, 2 instances");
             // Each phase warmed up on other rooms first; the counts below are the measured run's alone.
