@@ -47,12 +47,12 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /**
-     * Starts {@code java [systemProperties] -jar jar server config} with the environment overrides, the
+     * Starts {@code java -Xmx1g [jvmOptions] -jar jar server config} with the environment overrides, the
      * application and admin connectors bound to 127.0.0.1 on free ports, and waits until /healthcheck answers.
      * The child writes its GC log ({@code -Xlog:gc*}) next to {@code log}, as {@code <log name>-gc.log}.
      */
     static ServiceProcess start(Path java, Path jar, Path config, Map<String, String> environment,
-                                List<String> systemProperties, Path log) throws IOException, InterruptedException {
+                                List<String> jvmOptions, Path log) throws IOException, InterruptedException {
         int appPort = freePort();
         int adminPort = freePort();
         List<String> command = new ArrayList<>();
@@ -61,7 +61,7 @@ final class ServiceProcess implements AutoCloseable {
         Path gcLog = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + "-gc.log");
         // Every pause of the service, for the report's GC table (read by the engine's GcLog); no rotation.
         command.add("-Xlog:gc*:file=" + gcLog.toAbsolutePath() + ":utctime,uptime,level,tags:filecount=0");
-        command.addAll(systemProperties);
+        command.addAll(jvmOptions); // after -Xmx1g: a -Xmx of the caller's wins
         command.addAll(List.of("-jar", jar.toString(), "server", config.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = builder.environment();

@@ -48,6 +48,10 @@ public final class TargetOptions {
             + "(config.yml's knobs, e.g. WORK_BOUNDED_THREADS=10); applied after the scenario's own")
     Map<String, String> extraEnvironment = new LinkedHashMap<>();
 
+    @Option(names = "--jvm-option", description = "JVM option for the started service, repeatable, after the tool's own -Xmx1g "
+            + "(e.g. --jvm-option -Xmx2g --jvm-option -XX:+UseZGC, the JVM options of CometD's benchmark)")
+    List<String> jvmOptions = new ArrayList<>();
+
     private final AtomicInteger starts = new AtomicInteger();
 
     /**
@@ -62,9 +66,9 @@ public final class TargetOptions {
             Optional<URI> admin = Optional.ofNullable(adminUrl);
             admin.ifPresent(TargetOptions::requireLoopback);
             List<String> caveats = new ArrayList<>();
-            if (!environment.isEmpty() || !systemProperties.isEmpty() || !extraEnvironment.isEmpty()) {
-                caveats.add("Targeting a running service (" + url + "): the overrides " + environment + " " + extraEnvironment + " " + systemProperties
-                        + " were not applied; start the service with them for comparable figures.");
+            if (!environment.isEmpty() || !systemProperties.isEmpty() || !extraEnvironment.isEmpty() || !jvmOptions.isEmpty()) {
+                caveats.add("Targeting a running service (" + url + "): the overrides " + environment + " " + extraEnvironment + " " + jvmOptions
+                        + " " + systemProperties + " were not applied; start the service with them for comparable figures.");
             }
             Optional<ProcessHandle> process = Optional.empty();
             if (serverPid == null) {
@@ -85,9 +89,11 @@ public final class TargetOptions {
         Path log = logDirectory.resolve("service-" + starts.incrementAndGet() + ".log");
         Map<String, String> childEnvironment = new LinkedHashMap<>(environment);
         childEnvironment.putAll(extraEnvironment);
-        ServiceProcess child = ServiceProcess.start(javaExecutable, serviceJar, serviceConfig, childEnvironment, systemProperties, log);
+        List<String> options = new ArrayList<>(jvmOptions);
+        options.addAll(systemProperties);
+        ServiceProcess child = ServiceProcess.start(javaExecutable, serviceJar, serviceConfig, childEnvironment, options, log);
         Map<String, String> facts = new LinkedHashMap<>();
-        facts.put("service overrides", childEnvironment + " " + systemProperties);
+        facts.put("service overrides", childEnvironment + " " + options);
         facts.put("service", serviceJar.toAbsolutePath() + " " + serviceConfig.toAbsolutePath());
         facts.put("service JDK", javaExecutable + " (" + javaVersion(javaExecutable) + ")");
         return new Target(child.applicationUri(), Optional.of(child.adminUri()), new ServerCpu(Optional.of(child.handle())),

@@ -17,7 +17,7 @@ import picocli.CommandLine.Model.OptionSpec;
 /** The command line as users know it: every scenario's options, their defaults, and a clean --help. */
 class ScenarioOptionsTest {
 
-    private static final List<String> SHARED = List.of("--admin-url", "--config", "--env", "--help", "--jar", "--java", "--max-duration",
+    private static final List<String> SHARED = List.of("--admin-url", "--config", "--env", "--help", "--jar", "--java", "--jvm-option", "--max-duration",
             "--no-progress", "--out", "--profile", "--server-pid", "--url", "--version");
 
     /** Each scenario's own options, as they were before the tool was split into layers. */

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.example.threading.load.LoadTool;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -60,6 +64,19 @@ class TargetOptionsTest {
         try (Target target = options.open(dir, Map.of(), List.of())) {
             assertThat(target.caveats()).isEmpty();
             assertThat(target.serverCpu().measured()).isTrue();
+        }
+    }
+
+    @Test
+    void aJvmOptionReachesTheStartedServiceAfterTheToolsOwnHeap(@TempDir Path dir) throws Exception {
+        TargetOptions options = new TargetOptions();
+        options.jvmOptions = List.of("-Xmx300m");
+        try (Target target = options.open(dir, Map.of(), List.of())) {
+            HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(target.adminUri().orElseThrow()
+                    .resolve("/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+            long maxHeap = new ObjectMapper().readTree(metrics.body()).path("gauges").path("jvm.memory.heap.max").path("value").asLong();
+            assertThat(maxHeap).as("the service's -Xmx300m wins over the tool's -Xmx1g").isBetween(200L << 20, 300L << 20);
+            assertThat(target.facts().get("service overrides")).contains("-Xmx300m");
         }
     }
 
