@@ -1,6 +1,7 @@
 package com.example.threading.load.scenario.sse;
 
 import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.ServerMetrics;
 import com.example.threading.load.engine.SimpleHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -3,6 +3,7 @@ package com.example.threading.load.scenario.sse;
 import com.example.threading.load.engine.DaemonThreads;
 import com.example.threading.load.engine.DeliveryLedger;
 import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.ServerMetrics;
 import com.example.threading.load.engine.TopicsTraffic;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -2,6 +2,7 @@ package com.example.threading.load.scenario.sse;
 
 import com.example.threading.load.engine.ForcedGc;
 import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.ServerMetrics;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;

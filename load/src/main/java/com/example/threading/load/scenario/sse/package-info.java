@@ -6,7 +6,7 @@
  *
  * <p>Entry: {@link com.example.threading.load.scenario.sse.SseScenario} (options, the service's settings, the parts).
  * {@code SseReaders} holds the streams (OkHttp's EventSource), {@code ParkedPolls} the h2c long-polls (Jetty's client),
- * {@code ServerMetrics} reads the admin port, {@code BatchRounds} and {@code RoomTraffic} measure, {@code RoomChecks}
+ * {@code BatchRounds} and {@code RoomTraffic} measure (the server's side read with the engine's {@code ServerMetrics}), {@code RoomChecks}
  * checks the ledgers, {@code SseView} builds the tables, plot and results.json data.
  *
  * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.

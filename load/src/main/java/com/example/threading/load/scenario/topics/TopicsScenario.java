@@ -1,6 +1,7 @@
 package com.example.threading.load.scenario.topics;
 
 import com.example.threading.load.engine.GcPauses;
+import com.example.threading.load.engine.ServerMetrics;
 import com.example.threading.load.engine.TopicsTraffic;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
@@ -8,6 +9,7 @@ import com.example.threading.load.target.CpuClock;
 import com.example.threading.load.target.RedisClusterProcesses;
 import com.example.threading.load.target.RedisServerProcess;
 import com.example.threading.load.target.Target;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +30,9 @@ import picocli.CommandLine.Option;
         description = "CometD's benchmark shape on topics (rooms): per-room lost / duplicated / out-of-order messages, "
                 + "messages in/s, deliveries/s, publish -> read latency, server and tool CPU; in-process and on Redis.")
 public final class TopicsScenario extends ScenarioCommand {
+
+    /** The service's timer of each batch, from an event's arrival to its last answer written (Prometheus histogram). */
+    static final String LAST_WRITE = "events_event_to_last_write_seconds";
 
     /** The JDK on which this tool's clients were measured not to dominate the latency they measure (JDK 17's do). */
     static final int MEASURING_JDK = 25;
@@ -171,17 +176,36 @@ public final class TopicsScenario extends ScenarioCommand {
         for (Target service : services) {
             profileFromHere(service, "record", report); // with --profile: the measured run gets its own flame graph
         }
-        List<CpuClock> serverClocks = services.stream().map(service -> service.serverCpu().clock()).toList();
-        CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
-        Instant from = Instant.now();
-        TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
-                clients, rooms, roomsPerClient, messageBytes, rate, batchSize, duration, pollTimeout)).run();
-        Instant to = Instant.now();
-        double serverCpu = 0;
-        for (CpuClock clock : serverClocks) {
-            serverCpu += clock.percentSinceLast();
+        List<ServerMetrics> admins = services.stream().map(service -> new ServerMetrics(service.adminUri().orElseThrow())).toList();
+        try {
+            List<ServerMetrics.Timer> batchesBefore = new ArrayList<>();
+            for (ServerMetrics admin : admins) {
+                batchesBefore.add(admin.timer(LAST_WRITE));
+            }
+            List<CpuClock> serverClocks = services.stream().map(service -> service.serverCpu().clock()).toList();
+            CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
+            Instant from = Instant.now();
+            TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, duration, pollTimeout)).run();
+            Instant to = Instant.now();
+            double serverCpu = 0;
+            for (CpuClock clock : serverClocks) {
+                serverCpu += clock.percentSinceLast();
+            }
+            double toolCpu = toolClock.percentSinceLast();
+            ServerMetrics.Timer batches = new ServerMetrics.Timer(0, 0, Map.of());
+            for (int i = 0; i < admins.size(); i++) {
+                batches = batches.plus(admins.get(i).timer(LAST_WRITE).since(batchesBefore.get(i)));
+            }
+            return new TopicsView.Phase(result, serverCpu, toolCpu, pausesOf(services, from, to), batches,
+                    Duration.between(from, to).toMillis() / 1000.0);
+        } finally {
+            admins.forEach(ServerMetrics::close);
         }
-        double toolCpu = toolClock.percentSinceLast();
+    }
+
+    /** The GC pauses of every service between {@code from} and {@code to}, together. */
+    private GcPauses pausesOf(List<Target> services, Instant from, Instant to) throws IOException {
         long pauses = 0;
         double pausedMs = 0;
         double longestMs = 0;
@@ -191,8 +215,7 @@ public final class TopicsScenario extends ScenarioCommand {
             pausedMs += gc.totalMs();
             longestMs = Math.max(longestMs, gc.maxMs());
         }
-        return new TopicsView.Phase(result, serverCpu, toolCpu, new GcPauses(pauses, pausedMs, longestMs),
-                Duration.between(from, to).toMillis() / 1000.0);
+        return new GcPauses(pauses, pausedMs, longestMs);
     }
 
     private Map<String, String> environment(Map<String, String> stream) {

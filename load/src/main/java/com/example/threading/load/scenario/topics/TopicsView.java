@@ -1,6 +1,7 @@
 package com.example.threading.load.scenario.topics;
 
 import com.example.threading.load.engine.GcPauses;
+import com.example.threading.load.engine.ServerMetrics;
 import com.example.threading.load.engine.TopicsTraffic;
 import com.example.threading.load.report.HistogramLogs;
 import com.example.threading.load.report.Plots;
@@ -24,8 +25,12 @@ final class TopicsView {
     static final double COMETD_DELIVERIES_PER_SECOND = 78_211;
     static final double COMETD_P99_MS = 150;
 
-    /** One measured phase: the traffic's result, the servers' and the tool's CPU (% of all cores), the servers' GC. */
-    record Phase(TopicsTraffic.Result traffic, double serverCpuPercent, double toolCpuPercent, GcPauses serverGc, double seconds) {
+    /**
+     * One measured phase: the traffic's result, the servers' and the tool's CPU (% of all cores), the servers' GC, and the
+     * servers' batches over the measured run (event → last answer written, all instances).
+     */
+    record Phase(TopicsTraffic.Result traffic, double serverCpuPercent, double toolCpuPercent, GcPauses serverGc,
+                 ServerMetrics.Timer serverBatches, double seconds) {
     }
 
     private TopicsView() {
@@ -35,6 +40,7 @@ final class TopicsView {
     static void present(Report report, List<String> names, List<Phase> phases) throws IOException {
         List<List<String>> checks = new ArrayList<>();
         List<List<String>> rates = new ArrayList<>();
+        List<List<String>> server = new ArrayList<>();
         Map<String, Histogram> histograms = new LinkedHashMap<>();
         Map<String, Object> data = new LinkedHashMap<>();
         for (int i = 0; i < phases.size(); i++) {
@@ -52,6 +58,9 @@ final class TopicsView {
                     ms(latency, 99.9), Report.ms(latency.getMaxValue() / 1000.0), Report.num(phase.serverCpuPercent()),
                     Report.num(phase.toolCpuPercent()), Report.ms(t.maxPublishLagMs()),
                     phase.serverGc().count() + " / " + Report.ms(phase.serverGc().totalMs()) + " / " + Report.ms(phase.serverGc().maxMs())));
+            ServerMetrics.Timer batches = phase.serverBatches();
+            server.add(List.of(name, Long.toString(batches.count()), Report.ms(batches.meanMs()), Report.ms(batches.atMostMs(0.5)),
+                    Report.ms(batches.atMostMs(0.99)), ms(latency, 50), ms(latency, 99)));
             Map<String, Object> values = new LinkedHashMap<>();
             values.put("instances", t.instances());
             values.put("published", t.published());
@@ -79,6 +88,9 @@ final class TopicsView {
             values.put("maxPublishLagMs", t.maxPublishLagMs());
             values.put("serverGcPauses", phase.serverGc().count());
             values.put("serverGcPausedMs", phase.serverGc().totalMs());
+            values.put("serverBatches", batches.count());
+            values.put("serverBatchLastWriteMeanMs", batches.meanMs());
+            values.put("serverBatchLastWriteP99AtMostMs", batches.atMostMs(0.99));
             data.put(name, values);
             if (t.maxPublishLagMs() > 100) {
                 report.note(name + ": the publisher sent up to " + Report.ms(t.maxPublishLagMs()) + " ms after a message's intended "
@@ -103,6 +115,10 @@ final class TopicsView {
         report.table(new Table("Topics: rates (over the publishing time) and publish → read latency; CometD published 78,211 deliveries/s at p99 150 ms",
                 List.of("phase", "messages in/s", "deliveries/s", "of CometD's", "p50 ms", "p99 ms", "p99.9 ms", "max ms",
                         "server CPU %", "tool CPU %", "publisher lag max ms", "server GC pauses: count / total ms / longest ms"), rates));
+        report.table(new Table("Topics: the server's side, each batch from its event's arrival to its last answer written "
+                + "(events.event-to-last-write over the measured run, from /prometheus; its buckets give an upper bound), beside the clients' latency",
+                List.of("phase", "batches (events that found parked polls)", "mean ms", "p50 at most ms", "p99 at most ms",
+                        "clients' p50 ms", "clients' p99 ms"), server));
         if (!histograms.isEmpty()) {
             Plots.percentiles(report.directory().resolve("delivery-percentiles.png"), "Publish → read latency by percentile", histograms);
             report.plot("delivery-percentiles.png", "Publish → read latency, one line per phase.");

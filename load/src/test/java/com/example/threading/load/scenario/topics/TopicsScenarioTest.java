@@ -90,6 +90,9 @@ class TopicsScenarioTest {
             assertThat(p.path("outOfOrder").asLong()).as(name).isZero();
             assertThat(p.path("refusedPolls").asLong()).as(name).isZero();
             assertThat(p.path("failedPolls").asLong()).as(name).isZero();
+            // The server's own batches over the measured run, read off /prometheus: events that found parked polls.
+            assertThat(p.path("serverBatches").asLong()).as(name).isPositive();
+            assertThat(p.path("serverBatchLastWriteP99AtMostMs").asDouble()).as(name).isPositive();
         });
     }
 
