@@ -28,6 +28,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * Chat-room traffic on the long-poll's topics, the shape of CometD's benchmark: {@code clients} clients, each a member
@@ -87,7 +88,8 @@ public final class TopicsTraffic {
     public record Result(int instances, long published, long publishFailures, Map<String, Long> publishFailureKinds,
                          long expectedDeliveries, long deliveries,
                          long lost, long skipped, long duplicated, long outOfOrder, long missedAnswers, long polls, long timedOutPolls,
-                         long refusedPolls, long failedPolls, double maxPublishLagMs, Histogram deliveryMicros, double publishingSeconds) {
+                         long refusedPolls, long failedPolls, double maxPublishLagMs, Histogram publishMicros, Histogram deliveryMicros,
+                         double publishingSeconds) {
 
         /** Deliveries never read although still ahead of the client's cursor when the drain ended: late, not skipped. */
         public long unreadAtEnd() {
@@ -144,6 +146,8 @@ public final class TopicsTraffic {
         AtomicLong publishFailures = new AtomicLong();
         Map<String, AtomicLong> publishFailureKinds = new ConcurrentHashMap<>();
         AtomicLong maxLagNanos = new AtomicLong();
+        // From a publish's intended send time to its 200 (the event is in the stream by then), taken on the client's threads.
+        Recorder publishLatency = new Recorder(3_600_000_000L, 3);
         Counters counters = new Counters();
         AtomicLong publishingEndedAt = new AtomicLong(Long.MAX_VALUE);
         long drainNanos = TimeUnit.SECONDS.toNanos(2L * plan.pollTimeoutSeconds());
@@ -178,6 +182,7 @@ public final class TopicsTraffic {
                 publishAnswers.add(client.sendAsync(post, HttpResponse.BodyHandlers.ofString()).handle((response, failure) -> {
                     long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
                     if (id > 0) {
+                        publishLatency.recordValue(Math.max(0, (System.nanoTime() - intended) / 1_000));
                         publishedAtNanos.get(room).put(id, intended);
                         newestPublished.accumulateAndGet(room, id, Math::max);
                     } else {
@@ -251,7 +256,7 @@ public final class TopicsTraffic {
         publishFailureKinds.forEach((kind, count) -> failureKinds.put(kind, count.get()));
         return new Result(plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, skipped, duplicated, outOfOrder,
                 counters.missedAnswers.get(), counters.polls.get(), counters.timedOutPolls.get(), counters.refusedPolls.get(), counters.failedPolls.get(),
-                maxLagNanos.get() / 1e6, latency, publishingSeconds);
+                maxLagNanos.get() / 1e6, publishLatency.getIntervalHistogram(), latency, publishingSeconds);
     }
 
     /** Counts shared by every client's poll chain. */

@@ -93,6 +93,7 @@ class TopicsScenarioTest {
             // The server's own batches over the measured run, read off /prometheus: events that found parked polls.
             assertThat(p.path("serverBatches").asLong()).as(name).isPositive();
             assertThat(p.path("serverBatchLastWriteP99AtMostMs").asDouble()).as(name).isPositive();
+            assertThat(p.path("publishP99Ms").asDouble()).as(name).isPositive();
         });
     }
 
