@@ -5,9 +5,10 @@ import java.util.SplittableRandom;
 /**
  * The rooms each published batch goes to, one per message. Batches of one go round-robin over the rooms. A larger
  * batch's rooms are drawn as CometD's benchmark sender draws them, uniformly and with replacement, from a generator
- * with a fixed seed, so two runs publish to the same rooms: round-robin would give each client of
- * {@link TopicsTraffic#roomsOf} (whose rooms are one residue class) exactly one message per batch, every client
- * answered at the same instant, where CometD's clients get none, one or several.
+ * with a fixed seed, so two runs publish to the same rooms. In CometD's shape (100 rooms, 10 per client, batches of
+ * 10), round-robin would give each client of {@link TopicsTraffic#roomsOf} (whose rooms are one residue class modulo
+ * 10) exactly one message per batch, every client answered at the same instant, where CometD's clients get none, one or
+ * several.
  *
  * <p>Thread-safety: none; one thread (the publisher's) calls {@link #next}, each call happening-before the next.
  */

@@ -48,9 +48,10 @@ import org.HdrHistogram.Recorder;
  * <p>Thread-safety: {@link #run} is called once, on the scenario's thread. The publisher runs on a scheduler, each
  * client's poll chain on the HTTP client's threads: a client's next poll is sent only after its answer was recorded,
  * so each client's ledgers are touched by one thread at a time, each completion happening-before the next send.
- * They share only concurrent maps and a queue, atomics and a latch. The scenario's thread waits for every publish's
- * answer (their futures, queued by the publisher) before it starts the drain, so the newest ids the clients catch up to
- * are final; it fills the latency histogram after the latch, which every chain counts down when it ends.
+ * They share only concurrent maps and a queue, atomics, a latch and the publishes' latency {@code Recorder} (written
+ * by the client's threads). The scenario's thread waits for every publish's answer (their futures, queued by the
+ * publisher) before it starts the drain, so the newest ids the clients catch up to, and the publishes' latencies, are
+ * final; it fills the delivery latency histogram after the latch, which every chain counts down when it ends.
  */
 public final class TopicsTraffic {
 
