@@ -18,6 +18,9 @@ import java.util.function.LongPredicate;
  */
 public final class ServerMetrics implements AutoCloseable {
 
+    /** The service's timer of each batch, from an event's arrival to its last answer written, as /prometheus names it. */
+    public static final String EVENT_TO_LAST_WRITE = "events_event_to_last_write_seconds";
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 

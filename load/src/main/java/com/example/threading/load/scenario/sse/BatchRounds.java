@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class BatchRounds {
 
-    static final String LAST_WRITE = "events_event_to_last_write_seconds";
+    static final String LAST_WRITE = ServerMetrics.EVENT_TO_LAST_WRITE;
     static final String QUEUED = "events_event_to_queued_seconds";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration ROUND_LIMIT = Duration.ofSeconds(120);

@@ -31,9 +31,6 @@ import picocli.CommandLine.Option;
                 + "messages in/s, deliveries/s, publish -> read latency, server and tool CPU; in-process and on Redis.")
 public final class TopicsScenario extends ScenarioCommand {
 
-    /** The service's timer of each batch, from an event's arrival to its last answer written (Prometheus histogram). */
-    static final String LAST_WRITE = "events_event_to_last_write_seconds";
-
     /** The JDK on which this tool's clients were measured not to dominate the latency they measure (JDK 17's do). */
     static final int MEASURING_JDK = 25;
 
@@ -180,7 +177,7 @@ public final class TopicsScenario extends ScenarioCommand {
         try {
             List<ServerMetrics.Timer> batchesBefore = new ArrayList<>();
             for (ServerMetrics admin : admins) {
-                batchesBefore.add(admin.timer(LAST_WRITE));
+                batchesBefore.add(admin.timer(ServerMetrics.EVENT_TO_LAST_WRITE));
             }
             List<CpuClock> serverClocks = services.stream().map(service -> service.serverCpu().clock()).toList();
             CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
@@ -195,7 +192,7 @@ public final class TopicsScenario extends ScenarioCommand {
             double toolCpu = toolClock.percentSinceLast();
             ServerMetrics.Timer batches = new ServerMetrics.Timer(0, 0, Map.of());
             for (int i = 0; i < admins.size(); i++) {
-                batches = batches.plus(admins.get(i).timer(LAST_WRITE).since(batchesBefore.get(i)));
+                batches = batches.plus(admins.get(i).timer(ServerMetrics.EVENT_TO_LAST_WRITE).since(batchesBefore.get(i)));
             }
             return new TopicsView.Phase(result, serverCpu, toolCpu, pausesOf(services, from, to), batches,
                     Duration.between(from, to).toMillis() / 1000.0);
