@@ -10,10 +10,11 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
- * {@code POST /events[?topic=T]}: checks who is publishing and whether they may publish on the topic
+ * {@code POST /events[?topic=T]} and {@code POST /events/batch}: checks who is publishing and whether they may publish on the topic
  * ({@link AccessGate}; by default {@link PublishAccess}), the topic's name, the media type
  * and the declared size from the request head alone, and that the hub holds the topic or may create it
  * ({@code events.maxTopics}; else {@code 503}), then reads the body without blocking ({@link NonBlockingBody}, with a deadline of its
@@ -23,17 +24,26 @@ import java.util.function.Predicate;
  * {@code Connection: close}, its body never read; so is a body that times out ({@code 408}), ends early
  * ({@code 400}) or grows too large ({@code 413}).
  *
+ * <p>A batch names its topics in its body ({@link PublishBatch}), so they are checked once it is read: access to every
+ * one and room in the hub for every one, or none of its events is published; then its events are published in order
+ * and answered together ({@link PublishRequest#publishAll}).
+ *
  * <p>At most {@code maxPublishing} accepted requests are in progress at once (reading, publishing, answering);
  * beyond, {@code 503} with {@code Retry-After}, from the head.
  *
- * <p>Thread-safety: immutable apart from two atomic counts: incremented by {@link #publish}, decremented once per
- * request, when its body is read (bodies) and when it completes (in flight); {@link #publish} is called
+ * <p>Thread-safety: immutable apart from two atomic counts: incremented by {@link #publish} and {@link #publishBatch},
+ * decremented once per request, when its body is read (bodies) and when it completes (in flight); both are called
  * concurrently from Jetty worker threads, and what follows it runs on Jetty's read callbacks, the JDK's delay
  * scheduler or the stream's threads (see {@link NonBlockingBody} and {@link PublishRequest}).
  */
 final class EventPublishing {
 
     static final String CLOSE = "close";
+
+    /** Room for an event's envelope in a batch ({@code {"topic":"<up to 64>","data":},} and some spacing). */
+    static final long BATCH_ENVELOPE_BYTES = 128;
+
+    private static final String TOO_MANY_TOPICS = "too many topics held (events.maxTopics); retry later";
 
     private final EventSink sink;
     private final ObjectReader reader;
@@ -46,6 +56,8 @@ final class EventPublishing {
     private final PublishMetrics metrics;
     private final Predicate<String> admitTopic;
     private final int maxInFlight;
+    private final int maxBatchEvents;
+    private final long maxBatchBytes;
     private final AtomicInteger bodiesInFlight = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
 
@@ -62,6 +74,8 @@ final class EventPublishing {
         this.maxBytes = limits.maxBytes();
         this.access = access;
         this.maxInFlight = limits.maxInFlight();
+        this.maxBatchEvents = limits.maxBatchEvents();
+        this.maxBatchBytes = limits.maxBatchEvents() * (limits.maxBytes() + BATCH_ENVELOPE_BYTES);
         this.bodyReadTimeoutMs = limits.bodyReadTimeoutMs();
         this.publishTimeoutMs = limits.publishTimeoutMs();
         this.retryAfterSeconds = limits.retryAfterSeconds();
@@ -78,18 +92,10 @@ final class EventPublishing {
         return inFlight.get();
     }
 
-    /** Checks the request head on the calling (container) thread, then reads, parses and publishes without waiting. */
+    /** {@code POST /events}: checks the request head on the calling (container) thread, then reads, parses and publishes without waiting. */
     void publish(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        AccessDecision caller = access.authenticate(request, TopicAccess.Action.PUBLISH);
-        if (!caller.admitted()) {
-            refuse(response, caller);
-            return;
-        }
-        // Before any parameter is read: for a form-encoded POST the servlet API would read (and wait for) the body to
-        // find the parameters, holding this thread for as long as a client takes to send it.
-        String contentType = request.getContentType();
-        if (contentType == null || !isJson(contentType)) {
-            refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
+        AccessDecision caller = admitCaller(request, response);
+        if (caller == null) {
             return;
         }
         String[] topics = request.getParameterValues("topic");
@@ -108,17 +114,63 @@ final class EventPublishing {
             refuse(response, allowed);
             return;
         }
-        long declaredLength = request.getContentLengthLong();
-        if (declaredLength > maxBytes) {
+        if (request.getContentLengthLong() > maxBytes) {
             refuse(response, 413, "the event body is limited to " + maxBytes + " bytes");
             return;
         }
         if (!admitTopic.test(topic)) {
             // The hub holds events.maxTopics topics and this would be one more: refused before numbering anything.
             response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
-            refuse(response, 503, "too many topics held (events.maxTopics); retry later");
+            refuse(response, 503, TOO_MANY_TOPICS);
             return;
         }
+        read(request, response, maxBytes, (exchange, body) -> parseAndPublish(exchange, topic, body));
+    }
+
+    /**
+     * {@code POST /events/batch}: checks who is publishing and the request head on the calling (container) thread;
+     * once the body is in, the events' topics (all of them, or none is published), then publishes them in order.
+     */
+    void publishBatch(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        AccessDecision caller = admitCaller(request, response);
+        if (caller == null) {
+            return;
+        }
+        if (request.getParameter("topic") != null) {
+            refuse(response, 400, "a batch names its events' topics in its body, not in the query");
+            return;
+        }
+        if (request.getContentLengthLong() > maxBatchBytes) {
+            refuse(response, 413, "a batch body is limited to " + maxBatchBytes + " bytes (events.maxBatchEvents times "
+                    + "events.maxEventSize, and " + BATCH_ENVELOPE_BYTES + " bytes per event for its topic)");
+            return;
+        }
+        read(request, response, maxBatchBytes, (exchange, body) -> parseAndPublishBatch(exchange, caller.grant(), body));
+    }
+
+    /** Who is publishing, and that the body is JSON, from the head; null after answering a refusal. */
+    private AccessDecision admitCaller(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        AccessDecision caller = access.authenticate(request, TopicAccess.Action.PUBLISH);
+        if (!caller.admitted()) {
+            refuse(response, caller);
+            return null;
+        }
+        // Before any parameter is read: for a form-encoded POST the servlet API would read (and wait for) the body to
+        // find the parameters, holding this thread for as long as a client takes to send it.
+        String contentType = request.getContentType();
+        if (contentType == null || !isJson(contentType)) {
+            refuse(response, 415, "the body must be JSON (Content-Type: application/json)");
+            return null;
+        }
+        return caller;
+    }
+
+    /**
+     * Takes one more of {@code maxPublishing} (else {@code 503} from the head), puts the request in async mode and reads
+     * its body (at most {@code limit} bytes) without waiting; {@code then} runs on the thread that completed the body.
+     */
+    private void read(HttpServletRequest request, HttpServletResponse response, long limit,
+                      BiConsumer<PublishRequest, byte[]> then) throws IOException {
         if (inFlight.incrementAndGet() > maxInFlight) {
             // Slow publishers (who passed the access rule) may hold at most maxPublishing requests (sockets, buffers);
             // the server's admission control does not count /events, so this is publishing's only bound.
@@ -140,12 +192,12 @@ final class EventPublishing {
         context.setTimeout(bodyReadTimeoutMs + publishTimeoutMs + PublishRequest.BACKSTOP_MARGIN_MS);
         PublishRequest exchange = new PublishRequest(context, json, metrics, retryAfterSeconds, inFlight::decrementAndGet);
         context.addListener(exchange);
-        NonBlockingBody.read(request.getInputStream(), declaredLength, maxBytes, bodyReadTimeoutMs, bodiesInFlight)
+        NonBlockingBody.read(request.getInputStream(), request.getContentLengthLong(), limit, bodyReadTimeoutMs, bodiesInFlight)
                 .whenComplete((body, failure) -> {
                     if (failure != null) {
                         refuseBody(exchange, NonBlockingBody.refusalFor(failure, bodyReadTimeoutMs));
                     } else {
-                        parseAndPublish(exchange, topic, body);
+                        then.accept(exchange, body);
                     }
                 });
     }
@@ -166,7 +218,32 @@ final class EventPublishing {
         exchange.publish(sink, topic, data, publishTimeoutMs);
     }
 
-    private void refuseBody(PublishRequest exchange, NonBlockingBody.Refusal refusal) {
+    /** As {@link #parseAndPublish}, for a batch: nothing is published unless every event may be. */
+    private void parseAndPublishBatch(PublishRequest exchange, TopicGrant grant, byte[] body) {
+        PublishBatch batch;
+        try {
+            batch = PublishBatch.parse(json.mapper(), body, maxBatchEvents, maxBytes);
+        } catch (BodyRefusal refusal) {
+            metrics.refused.mark();
+            exchange.refuse(refusal.status(), refusal.getMessage(), false);
+            return;
+        }
+        AccessDecision allowed = access.authorize(grant, TopicAccess.Action.PUBLISH, batch.topics());
+        if (!allowed.admitted()) {
+            metrics.refused.mark();
+            exchange.refuse(allowed.status(), allowed.message(), false);
+            return;
+        }
+        for (String topic : batch.topics()) {
+            if (!admitTopic.test(topic)) {
+                exchange.refuseForNow(TOO_MANY_TOPICS);
+                return;
+            }
+        }
+        exchange.publishAll(sink, batch, publishTimeoutMs);
+    }
+
+    private void refuseBody(PublishRequest exchange, BodyRefusal refusal) {
         metrics.refused.mark();
         if (refusal.status() == 408) {
             metrics.slowBodies.mark();

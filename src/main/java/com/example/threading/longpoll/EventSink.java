@@ -15,7 +15,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>Thread-safety: implementations must accept {@link #publish} from any number of threads at once (the
  * ticker's thread and Jetty workers of {@code POST /events}); the event's id is final once its stage completes,
- * and events reach the {@link EventSource}'s subscriber in id order whichever publisher wins a race.
+ * and events reach the {@link EventSource}'s subscriber in id order whichever publisher wins a race. Events one thread
+ * publishes on one topic, one call after the other, are numbered in the order of the calls ({@code POST /events/batch}
+ * relies on it).
  */
 public interface EventSink {
 

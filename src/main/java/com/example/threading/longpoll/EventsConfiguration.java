@@ -63,6 +63,15 @@ public final class EventsConfiguration {
     @JsonProperty
     private int maxPublishing = 64;
 
+    /**
+     * Most events in one {@code POST /events/batch}; its body may hold this many times {@code maxEventSize} (and a
+     * little for each event's topic). A batch counts once against {@code maxPublishing}.
+     */
+    @Min(1)
+    @Max(1000)
+    @JsonProperty
+    private int maxBatchEvents = 50;
+
     /** How many recent events each topic's history ring keeps for cursors. */
     @Min(1)
     @Max(100_000)
@@ -196,6 +205,10 @@ public final class EventsConfiguration {
 
     int getMaxPublishing() {
         return maxPublishing;
+    }
+
+    int getMaxBatchEvents() {
+        return maxBatchEvents;
     }
 
     Duration getBodyReadTimeout() {

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The long-poll pattern as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by
- * default), hub, ticker, the servlets at {@code /events}, {@code /events/blocking} and {@code /events/stream} (Server-Sent
- * Events) on the application port behind the access policy {@code events.auth} names (open by default), metrics
+ * default), hub, ticker, the servlets at {@code /events}, {@code /events/batch}, {@code /events/blocking} and
+ * {@code /events/stream} (Server-Sent Events) on the application port behind the access policy {@code events.auth} names (open by default), metrics
  * {@code events.*} and the shutdown hook.
  * <pre>{@code
  * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
@@ -32,6 +32,8 @@ public final class LongPollBundle<C extends Configuration> implements Configured
     public static final String PATH = "/events";
     /** Path of the blocking long-poll used for comparison. */
     public static final String BLOCKING_PATH = "/events/blocking";
+    /** Path where several events are published in one request (POST). */
+    public static final String BATCH_PATH = "/events/batch";
     /** Path of the Server-Sent Events stream (GET) on the same hub. */
     public static final String STREAM_PATH = "/events/stream";
 
@@ -125,6 +127,10 @@ public final class LongPollBundle<C extends Configuration> implements Configured
                 .addServlet("events", new LongPollServlet(hub, publishing, json, access, wire));
         async.setAsyncSupported(true);
         async.addMapping(PATH);
+        ServletRegistration.Dynamic batch = environment.servlets()
+                .addServlet("events-batch", new BatchPublishServlet(publishing, json));
+        batch.setAsyncSupported(true);
+        batch.addMapping(BATCH_PATH);
         ServletRegistration.Dynamic blocking = environment.servlets()
                 .addServlet("events-blocking", new BlockingLongPollServlet(blockingWaits, json, access, wire,
                         shutdownSpread, hubMetrics.shutdownTurnedAway));

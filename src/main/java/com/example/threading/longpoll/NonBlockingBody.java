@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * bytes have arrived. A client that sends {@code Content-Length: 100} and then two bytes holds a few hundred bytes
  * of memory until the deadline, not a thread.
  *
- * <p>The result completes with the body, or exceptionally with a {@link Refusal} carrying the JSON answer to give:
+ * <p>The result completes with the body, or exceptionally with a {@link BodyRefusal} carrying the JSON answer to give:
  * {@code 408} when the whole body has not arrived within the deadline, {@code 413} when it grows past the limit
  * (a chunked body has no length to check first), {@code 400} when it ends early (the connection was closed before
  * {@code Content-Length} bytes) or its framing is broken.
@@ -57,14 +57,14 @@ final class NonBlockingBody implements ReadListener {
     }
 
     /** The answer to give for a body that could not be read ({@code failure} from {@link #read}'s result). */
-    static Refusal refusalFor(Throwable failure, long deadlineMs) {
-        if (failure instanceof Refusal refusal) {
+    static BodyRefusal refusalFor(Throwable failure, long deadlineMs) {
+        if (failure instanceof BodyRefusal refusal) {
             return refusal;
         }
         if (failure instanceof TimeoutException) {
-            return new Refusal(408, "the request body did not arrive within " + deadlineMs + " ms");
+            return new BodyRefusal(408, "the request body did not arrive within " + deadlineMs + " ms");
         }
-        return new Refusal(400, "the request body could not be read");
+        return new BodyRefusal(400, "the request body could not be read");
     }
 
     @Override
@@ -76,7 +76,7 @@ final class NonBlockingBody implements ReadListener {
             }
             received.write(buffer, 0, n);
             if (received.size() > maxBytes) {
-                result.completeExceptionally(new Refusal(413, "the event body is limited to " + maxBytes + " bytes"));
+                result.completeExceptionally(new BodyRefusal(413, "the request body is limited to " + maxBytes + " bytes"));
                 return;
             }
         }
@@ -90,23 +90,6 @@ final class NonBlockingBody implements ReadListener {
     @Override
     public void onError(Throwable failure) {
         // Early EOF (the client closed before Content-Length bytes), broken chunking, idle timeout, reset.
-        result.completeExceptionally(new Refusal(400, "the request body ended early or is malformed"));
-    }
-
-    /** A body that will not be published, and the status and message to answer with. */
-    static final class Refusal extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        private final int status;
-
-        Refusal(int status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-        }
-
-        /** The HTTP status of the answer. */
-        int status() {
-            return status;
-        }
+        result.completeExceptionally(new BodyRefusal(400, "the request body ended early or is malformed"));
     }
 }

@@ -7,7 +7,11 @@ import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -15,9 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One {@code POST /events} in async mode, from its parsed body to its answer: hands the data to the
- * {@link EventSink} and answers from the completion of the sink's stage, {@code 200} with the event, or {@code 503}
- * when the stream fails or has not taken the event within {@code publishTimeout}. No thread waits for the stream.
+ * One {@code POST /events} (or {@code /events/batch}) in async mode, from its parsed body to its answer: hands the
+ * data to the {@link EventSink} and answers from the completion of the sink's stage (of every event's stage, for a
+ * batch), {@code 200} with the event, or {@code 503} when the stream fails or has not taken the event within
+ * {@code publishTimeout}. No thread waits for the stream.
  *
  * <p>Thread-safety: the outcome may come from any thread: the publishing Jetty thread (the in-process stream
  * completes at once), a store client's I/O thread, or the JDK's delay scheduler ({@code orTimeout}); Jetty's own
@@ -62,6 +67,34 @@ final class PublishRequest implements AsyncListener {
         BoundedPublish.publish(sink, topic, data, timeoutMs).whenComplete(this::published);
     }
 
+    /**
+     * Publishes {@code batch}'s events in their order (one topic's events are numbered in it, see {@link EventSink});
+     * answers {@code 200} {@code {"events":[...]}} when the stream has taken all of them, else {@code 503} whose
+     * {@code events} holds each one taken and {@code null} for each one not taken, so a client can retry those alone.
+     */
+    void publishAll(EventSink sink, PublishBatch batch, long timeoutMs) {
+        List<CompletableFuture<Event>> outcomes = new ArrayList<>(batch.events().size());
+        for (PublishBatch.Item item : batch.events()) {
+            outcomes.add(BoundedPublish.publish(sink, item.topic(), item.data(), timeoutMs));
+        }
+        CompletableFuture.allOf(outcomes.toArray(CompletableFuture<?>[]::new)).whenComplete((all, anyFailure) -> {
+            List<Event> events = new ArrayList<>(outcomes.size());
+            for (CompletableFuture<Event> outcome : outcomes) {
+                events.add(outcome.isCompletedExceptionally() ? null : outcome.join());
+            }
+            if (anyFailure == null) {
+                answer(new Answer(200, Map.of(), json.bytes(new Published(events))));
+                return;
+            }
+            metrics.failures.mark();
+            LOG.debug("the event stream did not take every event of a batch: {}", anyFailure.toString());
+            long missing = events.stream().filter(Objects::isNull).count();
+            answer(new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), json.bytes(new PartlyPublished(503,
+                    missing + " of " + events.size() + " events were not published (null in events): " + UNAVAILABLE_MESSAGE,
+                    events))));
+        });
+    }
+
     private void published(Event event, Throwable failure) {
         if (failure == null) {
             answer(new Answer(200, Map.of(), json.bytes(event)));
@@ -80,6 +113,11 @@ final class PublishRequest implements AsyncListener {
     void refuse(int status, String message, boolean closeConnection) {
         answer(new Answer(status, closeConnection ? Map.of("Connection", EventPublishing.CLOSE) : Map.of(),
                 json.error(status, message)));
+    }
+
+    /** Answers {@code 503} with {@code Retry-After}: a bound of this server's refused the request, not the stream. */
+    void refuseForNow(String message) {
+        answer(new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), json.error(503, message)));
     }
 
     private Answer unavailable() {
@@ -142,6 +180,14 @@ final class PublishRequest implements AsyncListener {
     @Override
     public void onStartAsync(AsyncEvent event) {
         // Started once.
+    }
+
+    /** The answer to a batch the stream took whole. */
+    record Published(List<Event> events) {
+    }
+
+    /** The answer to a batch the stream took in part: Dropwizard's error shape, with each event taken or null. */
+    record PartlyPublished(int code, String message, List<Event> events) {
     }
 
     /** A complete JSON answer. */

@@ -101,7 +101,7 @@ class AuthFuzzTest {
         // Half the polls and streams carry a token for every topic, so that the parameters behind the check are fuzzed too.
         String everyTopic = "Authorization: Bearer " + FuzzTokens.EVERY_TOPIC;
         Arbitrary<FuzzRequest> admitted = FuzzInputs.poll(everyTopic);
-        return Arbitraries.oneOf(FuzzInputs.poll(), admitted, admitted, FuzzInputs.publish(), FuzzInputs.stream(),
+        return Arbitraries.oneOf(FuzzInputs.poll(), admitted, admitted, FuzzInputs.publish(), FuzzInputs.publishBatch(), FuzzInputs.stream(),
                 FuzzInputs.stream(everyTopic)).list().ofMinSize(1).ofMaxSize(8);
     }
 
@@ -111,8 +111,9 @@ class AuthFuzzTest {
      */
     private static List<String> refusals(FuzzRequest request, Reply reply) {
         int status = reply.status();
-        boolean takesMethod = request.method().equals("GET")
-                || request.method().equals("POST") && request.endpoint().endsWith(" /events");
+        boolean batch = request.endpoint().endsWith(" /events/batch");
+        boolean takesMethod = request.method().equals("GET") && !batch
+                || request.method().equals("POST") && (batch || request.endpoint().endsWith(" /events"));
         if (status < 100 || REFUSED.contains(status) || status == 405 && !takesMethod) {
             return List.of(); // no answer at all is ReplyRules' to report
         }

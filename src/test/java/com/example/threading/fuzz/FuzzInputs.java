@@ -1,6 +1,8 @@
 package com.example.threading.fuzz;
 
 import com.example.threading.fuzz.FuzzRequest.Framing;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,6 +46,8 @@ final class FuzzInputs {
             "-2147483649", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
             "99999999999999999999999999999999", "9".repeat(5_000), "'; DROP TABLE x;--", "<script>", "../../etc/passwd");
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private FuzzInputs() {
     }
 
@@ -54,6 +58,7 @@ final class FuzzInputs {
                 Tuple.of(3, fanout()),
                 Tuple.of(3, poll()),
                 Tuple.of(4, publish()),
+                Tuple.of(2, publishBatch()),
                 Tuple.of(2, admin()),
                 Tuple.of(2, strayPath()));
     }
@@ -162,29 +167,69 @@ final class FuzzInputs {
     }
 
     static Arbitrary<FuzzRequest> publish() {
-        Arbitrary<String> contentType = Arbitraries.of("Content-Type: application/json",
+        return Combinators.combine(Arbitraries.of("POST", "POST", "POST", "PUT", "PATCH"), publishContentType(), publishAuthorization(),
+                        body(), Arbitraries.of(Framing.class), topics().filter(topics -> topics.size() <= 2), extraHeaders())
+                .as((method, type, auth, body, framing, topics, headers) -> {
+                    List<String> pairs = new ArrayList<>();
+                    topics.forEach(topic -> pairs.add(pair("topic", topic)));
+                    return request("POST /events", false, method, "/events" + joined(pairs), publishHead(headers, type, auth),
+                            body, framing);
+                });
+    }
+
+    /** {@code POST /events/batch}: arrays of events on valid and hostile topics, bodies that are no batch, a query topic now and then. */
+    static Arbitrary<FuzzRequest> publishBatch() {
+        Arbitrary<String> topic = Arbitraries.of("room-1", "room-2", "item.7", "t".repeat(64), "", "a b", "t".repeat(65),
+                "caf\u00e9", "\u0000", "room-1:3");
+        Arbitrary<String> data = Arbitraries.of("{\"a\":1}", "[]", "1", "\"x\"", "null", "{}", "\"" + "x".repeat(4_100) + "\"");
+        Arbitrary<String> event = Arbitraries.frequencyOf(
+                Tuple.of(6, Combinators.combine(topic, data).as((t, d) -> "{\"topic\":" + jsonString(t) + ",\"data\":" + d + "}")),
+                Tuple.of(2, data.map(d -> "{\"data\":" + d + "}")),
+                Tuple.of(1, Arbitraries.of("{}", "{\"topic\":\"room-1\"}", "{\"data\":1,\"x\":2}", "{\"topic\":7,\"data\":1}", "1", "[]",
+                        "{\"data\":1,\"data\":2}")));
+        Arbitrary<byte[]> events = event.list().ofMinSize(0).ofMaxSize(60)
+                .map(list -> utf8(list.stream().collect(Collectors.joining(",", "[", "]"))));
+        Arbitrary<byte[]> batchBody = Arbitraries.frequencyOf(Tuple.of(5, events), Tuple.of(2, body()));
+        Arbitrary<String> query = Arbitraries.of("", "", "", "?topic=room-1", "?x=1");
+        return Combinators.combine(Arbitraries.of("POST", "POST", "POST", "PUT", "GET"), publishContentType(), publishAuthorization(),
+                        batchBody, Arbitraries.of(Framing.class), query, extraHeaders())
+                .as((method, type, auth, body, framing, q, headers) -> request("POST /events/batch", false, method,
+                        "/events/batch" + q, publishHead(headers, type, auth), body, framing));
+    }
+
+    /** {@code text} as a JSON string, escaped. */
+    private static String jsonString(String text) {
+        try {
+            return JSON.writeValueAsString(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Arbitrary<String> publishContentType() {
+        return Arbitraries.of("Content-Type: application/json",
                 "Content-Type: application/json; charset=utf-8", "Content-Type: application/cloudevents+json",
                 "Content-Type: text/plain", "Content-Type: a/b/c", "Content-Type: ;;;", "Content-Type: ",
                 "Content-Type: application/json; charset=koi8-r", "Content-Type: multipart/form-data; boundary=x", "");
-        Arbitrary<String> authorization = Arbitraries.of("Authorization: Bearer " + TOKEN, "Authorization: Bearer " + TOKEN,
+    }
+
+    private static Arbitrary<String> publishAuthorization() {
+        return Arbitraries.of("Authorization: Bearer " + TOKEN, "Authorization: Bearer " + TOKEN,
                 "Authorization: Bearer wrong", "Authorization: Basic Zm9vOmJhcg==", "Authorization: Bearer",
                 "Authorization: " + "x".repeat(3_000), "", "Authorization: Bearer " + FuzzTokens.EVERY_TOPIC,
                 "Authorization: Bearer " + FuzzTokens.ROOM_1, "Authorization: Bearer " + FuzzTokens.UNSIGNED,
                 "Authorization: Bearer " + FuzzTokens.EXPIRED);
-        return Combinators.combine(Arbitraries.of("POST", "POST", "POST", "PUT", "PATCH"), contentType, authorization,
-                        body(), Arbitraries.of(Framing.class), topics().filter(topics -> topics.size() <= 2), extraHeaders())
-                .as((method, type, auth, body, framing, topics, headers) -> {
-                    List<String> lines = new ArrayList<>(headers);
-                    if (!type.isEmpty()) {
-                        lines.add(type);
-                    }
-                    if (!auth.isEmpty()) {
-                        lines.add(auth);
-                    }
-                    List<String> pairs = new ArrayList<>();
-                    topics.forEach(topic -> pairs.add(pair("topic", topic)));
-                    return request("POST /events", false, method, "/events" + joined(pairs), lines, body, framing);
-                });
+    }
+
+    private static List<String> publishHead(List<String> headers, String type, String auth) {
+        List<String> lines = new ArrayList<>(headers);
+        if (!type.isEmpty()) {
+            lines.add(type);
+        }
+        if (!auth.isEmpty()) {
+            lines.add(auth);
+        }
+        return lines;
     }
 
     /**

@@ -48,6 +48,7 @@ class EventSinkFailureTest {
     private Server server;
     private LoopbackHttp http;
     private String eventsUrl;
+    private String batchUrl;
 
     /** Starts Jetty with the servlet; each test sets its publish timeout (a short one to see it fire, else a long one). */
     private void startJetty(long publishTimeoutMs) throws Exception {
@@ -57,7 +58,7 @@ class EventSinkFailureTest {
         AccessGate access = new AccessGate(new OpenTopicAccess(new PublishAccess(null)), new PollLimits(5, 10, 4, json), 1,
                 metrics, Clock.systemUTC());
         EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, json, access,
-                new PublishLimits(4096, 64, 5000, publishTimeoutMs, 1), new PublishMetrics(metrics));
+                new PublishLimits(4096, 64, 5000, publishTimeoutMs, 1, 50), new PublishMetrics(metrics));
         QueuedThreadPool pool = new QueuedThreadPool(JETTY_THREADS, 4);
         server = new Server(pool);
         ServerConnector connector = new ServerConnector(server, 1, 1);
@@ -68,10 +69,14 @@ class EventSinkFailureTest {
                 new AsyncDelivery.Wire(json, 1, new Meter())));
         servlet.setAsyncSupported(true);
         context.addServlet(servlet, "/events");
+        ServletHolder batch = new ServletHolder(new BatchPublishServlet(publishing, json));
+        batch.setAsyncSupported(true);
+        context.addServlet(batch, "/events/batch");
         server.setHandler(context);
         server.start();
         http = new LoopbackHttp();
         eventsUrl = LoopbackHttp.url(connector.getLocalPort(), "/events");
+        batchUrl = LoopbackHttp.url(connector.getLocalPort(), "/events/batch");
     }
 
     @AfterEach
@@ -112,6 +117,33 @@ class EventSinkFailureTest {
         assertUnavailable(response);
         assertThat(elapsedMs).isBetween(SHORT_TIMEOUT_MS - 50, SHORT_TIMEOUT_MS + PublishRequest.BACKSTOP_MARGIN_MS + 5_000);
         assertThat(failures()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchTheStreamTookInPartIs503NamingEachEventTakenAndNullForTheOthers() throws Exception {
+        startJetty(SHORT_TIMEOUT_MS);
+        behaviour = data -> switch (data.asText()) {
+            case "refused" -> CompletableFuture.failedFuture(new IllegalStateException("a master is down"));
+            case "never" -> new CompletableFuture<>();
+            default -> CompletableFuture.completedFuture(Hubs.event(ids.incrementAndGet(), data));
+        };
+        LoopbackHttp.Answer partly = http.postJson(batchUrl, "[{\"data\":\"a\"},{\"data\":\"refused\"},{\"data\":\"b\"},{\"data\":\"never\"}]");
+        assertThat(partly.status()).as(partly.body()).isEqualTo(503);
+        assertThat(partly.header("Retry-After")).isEqualTo("1");
+        JsonNode body = partly.json();
+        assertThat(body.get("code").asInt()).isEqualTo(503);
+        assertThat(body.get("message").asText()).startsWith("2 of 4 events were not published (null in events)");
+        JsonNode events = body.get("events");
+        assertThat(events).hasSize(4);
+        assertThat(events.get(0).get("data").asText()).isEqualTo("a");
+        assertThat(events.get(1).isNull()).isTrue();
+        assertThat(events.get(2).get("data").asText()).isEqualTo("b");
+        assertThat(events.get(3).isNull()).as("not taken within the publish timeout").isTrue();
+        assertThat(failures()).as("one failed request").isEqualTo(1);
+
+        LoopbackHttp.Answer whole = http.postJson(batchUrl, "[{\"data\":\"c\"}]");
+        assertThat(whole.status()).isEqualTo(200);
+        assertThat(whole.json().get("events").get(0).get("data").asText()).isEqualTo("c");
     }
 
     @Test

@@ -64,7 +64,7 @@ class NonBlockingBodyTest {
         CompletableFuture<byte[]> body = NonBlockingBody.read(in, 100, 1000, 50, inFlight);
 
         assertThatThrownBy(() -> body.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
-        NonBlockingBody.Refusal refusal = NonBlockingBody.refusalFor(body.handle((ok, failure) -> failure).join(), 50);
+        BodyRefusal refusal = NonBlockingBody.refusalFor(body.handle((ok, failure) -> failure).join(), 50);
         assertThat(refusal.status()).isEqualTo(408);
         assertThat(refusal.getMessage()).contains("50 ms");
         assertThat(inFlight).hasValue(0);
@@ -72,10 +72,10 @@ class NonBlockingBodyTest {
         assertThat(in.pieces).hasSize(1);
     }
 
-    private static NonBlockingBody.Refusal refusal(CompletableFuture<byte[]> body) {
+    private static BodyRefusal refusal(CompletableFuture<byte[]> body) {
         Throwable failure = body.handle((ok, error) -> error).join();
-        assertThat(failure).isInstanceOf(NonBlockingBody.Refusal.class);
-        return (NonBlockingBody.Refusal) failure;
+        assertThat(failure).isInstanceOf(BodyRefusal.class);
+        return (BodyRefusal) failure;
     }
 
     /** Bytes that arrive when the test says, as Jetty's input would: ready while a piece is waiting. */

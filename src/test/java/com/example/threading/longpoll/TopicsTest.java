@@ -179,13 +179,15 @@ class TopicsTest {
         Answer poll = HTTP.get(url("/events?topic=one-too-many&timeout=1"));
         Answer post = HTTP.postJson(url("/events?topic=one-too-many"), "1");
         Answer blocking = HTTP.get(url("/events/blocking?topic=one-too-many&timeout=1"));
+        // A batch with one topic too many publishes none of its events, not even those on topics held (fill-1 below).
+        Answer batch = HTTP.postJson(url("/events/batch"), "[{\"topic\":\"fill-1\",\"data\":0},{\"topic\":\"one-too-many\",\"data\":1}]");
 
-        for (Answer refused : List.of(poll, post, blocking)) {
+        for (Answer refused : List.of(poll, post, blocking, batch)) {
             assertThat(refused.status()).as(refused.body()).isEqualTo(503);
             assertThat(refused.header("Retry-After")).isEqualTo("3");
             assertThat(refused.json().get("message").asText()).contains("topics");
         }
-        assertThat(metrics().meter("events.topics.refused").getCount()).isEqualTo(refusedBefore + 3);
+        assertThat(metrics().meter("events.topics.refused").getCount()).isEqualTo(refusedBefore + 4);
         assertThat(parked()).as("nothing left parked by the refusals").isEqualTo(MAX_TOPICS - 1);
 
         // Answer every fill poll but the first: those topics go idle and are forgotten; fill-0 (its poll parked) and

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code events.auth.type: jwt} on the real server: {@code 401} without or with a bad token (forged, {@code alg: none},
  * not yet valid), {@code 403} for a topic the token does not list (the whole request, before it touches the hub: nothing
  * parked or opened, no topic created, no history read), {@code 400} for a token in both places or twice, {@code 200}/{@code
- * 204} otherwise, on {@code GET /events}, {@code GET /events/blocking} and {@code POST /events}, and on {@code GET
- * /events/stream}; a poll or a stream ends when its token does, and a page renews an ended stream with a fresh token and
+ * 204} otherwise, on {@code GET /events}, {@code GET /events/blocking}, {@code POST /events} and {@code /events/batch}
+ * (every topic in it, or none of its events), and on {@code GET /events/stream}; a poll or a stream ends when its token does, and a page renews an ended stream with a fresh token and
  * its last id; the refusals are counted on {@code /metrics} and {@code /prometheus}.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
@@ -160,6 +160,20 @@ class JwtEventsTest {
                 assertThat(answer.toLowerCase()).contains("connection: close");
             }
         }
+    }
+
+    @Test
+    void aBatchIsPublishedOnlyWhenTheTokenCoversEveryTopicInIt() {
+        long publishedBefore = APP.getEnvironment().metrics().meter("events.published").getCount();
+        Answer refused = batch("[{\"topic\":\"room-1\",\"data\":1},{\"topic\":\"lobby-1\",\"data\":2}]", ALICE);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+        assertThat(refused.json().get("message").asText()).contains("publishing on topic lobby-1");
+        assertThat(APP.getEnvironment().metrics().meter("events.published").getCount()).as("not even room-1's").isEqualTo(publishedBefore);
+
+        Answer published = batch("[{\"topic\":\"room-1\",\"data\":1},{\"topic\":\"room-1\",\"data\":2}]", ALICE);
+        assertThat(published.status()).as(published.body()).isEqualTo(200);
+        assertThat(published.json().get("events")).hasSize(2);
+        assertThat(batch("[{\"topic\":\"room-1\",\"data\":1}]", "not-a-token").status()).isEqualTo(401);
     }
 
     @Test
@@ -333,6 +347,11 @@ class JwtEventsTest {
     private static Answer publish(String topic, String token) {
         return HTTP.send(LoopbackHttp.request(url("/events?topic=" + topic)).header("Authorization", "Bearer " + token)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"hello\":1}")).build());
+    }
+
+    private static Answer batch(String json, String token) {
+        return HTTP.send(LoopbackHttp.request(url("/events/batch")).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
     private static int gauge(String name) {
