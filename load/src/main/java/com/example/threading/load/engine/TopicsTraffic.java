@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,8 @@ import org.HdrHistogram.Recorder;
  * of {@code roomsPerClient} of {@code rooms} rooms (topics), each holding one long poll of all its rooms with their
  * cursors ({@code GET /events?topic=room-1:4&topic=room-11:0&...}) and polling again as soon as it is answered;
  * messages of {@code messageBytes} are published at a fixed rate in batches of {@code batchSize} sent at the same
- * instant (CometD's benchmark sends 10 per batch), round-robin over the instances. Each
+ * instant (CometD's benchmark sends 10 per batch), round-robin over the instances: a batch in one
+ * {@code POST /events/batch} (as CometD sends a batch in one request), or each message in its own {@code POST /events}. Each
  * client keeps a {@link DeliveryLedger} per room (ids are per topic) that counts lost, duplicated and out-of-order
  * messages. Delivery latency is from a publish's intended send time (open model: a late send does not hide its wait)
  * to each member's receipt, once per member and message, in microseconds.
@@ -64,10 +66,11 @@ public final class TopicsTraffic {
 
     /**
      * What to send: the instances' base URIs and the benchmark's shape; room {@code r} is the topic
-     * {@code <roomPrefix><r>} (a warm-up run uses other rooms than the measured run that follows it on the same service).
+     * {@code <roomPrefix><r>} (a warm-up run uses other rooms than the measured run that follows it on the same service);
+     * {@code oneRequestPerBatch}: a batch's messages in one {@code POST /events/batch}, else one {@code POST /events} each.
      */
     public record Plan(List<URI> instances, String roomPrefix, int clients, int rooms, int roomsPerClient, int messageBytes,
-                       double messagesPerSecond, int batchSize, Duration duration, int pollTimeoutSeconds) {
+                       double messagesPerSecond, int batchSize, boolean oneRequestPerBatch, Duration duration, int pollTimeoutSeconds) {
 
         /** Checks the shape: each client's rooms distinct, at least one of everything, a prefix of a topic name. */
         public Plan {
@@ -167,32 +170,49 @@ public final class TopicsTraffic {
         AtomicLong batches = new AtomicLong();
         BatchRooms batchRooms = new BatchRooms(plan.rooms(), plan.batchSize()); // the publisher's thread's alone
         Queue<CompletableFuture<Void>> publishAnswers = new ConcurrentLinkedQueue<>();
+        // On the HTTP client's threads: a message's id (-1 when it was not published) and what went wrong otherwise.
+        PublishAnswer answered = (room, id, failureKind, intended) -> {
+            if (id > 0) {
+                publishLatency.recordValue(Math.max(0, (System.nanoTime() - intended) / 1_000));
+                publishedAtNanos.get(room).put(id, intended);
+                newestPublished.accumulateAndGet(room, id, Math::max);
+            } else {
+                publishFailures.incrementAndGet();
+                publishFailureKinds.computeIfAbsent(failureKind, k -> new AtomicLong()).incrementAndGet();
+            }
+        };
         publisher.scheduleAtFixedRate(() -> {
             long batch = batches.getAndIncrement();
             long intended = start + batch * periodNanos;
             maxLagNanos.accumulateAndGet(System.nanoTime() - intended, Math::max);
             URI instance = plan.instances().get((int) (batch % plan.instances().size()));
             int[] rooms = batchRooms.next();
-            for (int i = 0; i < rooms.length; i++) {
-                long n = batch * rooms.length + i;
-                int room = rooms[i];
-                HttpRequest post = HttpRequest.newBuilder(instance.resolve("/events?topic=" + topic(room))).timeout(PUBLISH_TIMEOUT)
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(message(n, plan.messageBytes())))
-                        .build();
-                publishAnswers.add(client.sendAsync(post, HttpResponse.BodyHandlers.ofString()).handle((response, failure) -> {
-                    long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
-                    if (id > 0) {
-                        publishLatency.recordValue(Math.max(0, (System.nanoTime() - intended) / 1_000));
-                        publishedAtNanos.get(room).put(id, intended);
-                        newestPublished.accumulateAndGet(room, id, Math::max);
-                    } else {
-                        publishFailures.incrementAndGet();
-                        String kind = failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
-                        publishFailureKinds.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
-                    }
-                    return null;
-                }));
+            long first = batch * rooms.length;
+            if (plan.oneRequestPerBatch()) {
+                StringBuilder events = new StringBuilder("[");
+                for (int i = 0; i < rooms.length; i++) {
+                    events.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic(rooms[i])).append("\",\"data\":")
+                            .append(message(first + i, plan.messageBytes())).append('}');
+                }
+                publishAnswers.add(send(client, instance.resolve("/events/batch"), events.append(']').toString())
+                        .handle((response, failure) -> {
+                            List<Long> ids = failure != null ? Collections.nCopies(rooms.length, -1L)
+                                    : idsOf(response.statusCode(), response.body(), rooms.length);
+                            for (int i = 0; i < rooms.length; i++) {
+                                answered.accept(rooms[i], ids.get(i), kindOf(response, failure), intended);
+                            }
+                            return null;
+                        }));
+            } else {
+                for (int i = 0; i < rooms.length; i++) {
+                    int room = rooms[i];
+                    publishAnswers.add(send(client, instance.resolve("/events?topic=" + topic(room)), message(first + i, plan.messageBytes()))
+                            .handle((response, failure) -> {
+                                long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
+                                answered.accept(room, id, kindOf(response, failure), intended);
+                                return null;
+                            }));
+                }
             }
         }, 0, periodNanos, TimeUnit.NANOSECONDS);
 
@@ -390,6 +410,43 @@ public final class TopicsTraffic {
     public static String message(long n, int bytes) {
         String bare = "{\"n\":" + n + ",\"p\":\"\"}";
         return "{\"n\":" + n + ",\"p\":\"" + "x".repeat(Math.max(0, bytes - bare.length())) + "\"}";
+    }
+
+    /** What the publisher does with each message's answer. */
+    @FunctionalInterface
+    private interface PublishAnswer {
+        void accept(int room, long id, String failureKind, long intendedNanos);
+    }
+
+    private static CompletableFuture<HttpResponse<String>> send(HttpClient client, URI uri, String json) {
+        HttpRequest post = HttpRequest.newBuilder(uri).timeout(PUBLISH_TIMEOUT).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        return client.sendAsync(post, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** How a publish that gave no id went wrong: the exception's class, or the HTTP status. */
+    private static String kindOf(HttpResponse<String> response, Throwable failure) {
+        return failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
+    }
+
+    /**
+     * The ids of a batch's {@code count} messages from its answer ({@code status}, {@code body}), -1 for each one not
+     * published: {@code 200} {@code {"events":[…]}}, or {@code 503} with {@code null} for each event the stream did not take.
+     */
+    static List<Long> idsOf(int status, String body, int count) {
+        JsonNode events = JSON.missingNode();
+        if (status == 200 || status == 503) {
+            try {
+                events = JSON.readTree(body).path("events");
+            } catch (IOException notJson) {
+                // no ids: every message counts as not published
+            }
+        }
+        List<Long> ids = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            ids.add(events.size() == count ? events.get(i).path("id").asLong(-1) : -1L);
+        }
+        return ids;
     }
 
     /** The {@code id} of a publish's answer ({@code {"id":…}}); -1 when the body has none. */

@@ -44,19 +44,29 @@ class TopicsTrafficTest {
 
     @Test
     void aPlanRefusesMoreRoomsPerClientThanRooms() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 4, 50, 10, 1,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 4, 50, 10, 1, true,
                 Duration.ofSeconds(1), 2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rooms per client");
     }
 
     @Test
     void aPlanRefusesARoomPrefixThatIsNoTopicName() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room/", 10, 3, 2, 50, 10, 1,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room/", 10, 3, 2, 50, 10, 1, true,
                 Duration.ofSeconds(1), 2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("room prefix");
     }
 
     @Test
     void aPlanRefusesAnEmptyBatch() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 2, 50, 10, 0,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 2, 50, 10, 0, true,
                 Duration.ofSeconds(1), 2)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batch size");
+    }
+
+    @Test
+    void aBatchsAnswerGivesEachMessageItsIdOrMinusOneWhenTheStreamDidNotTakeIt() {
+        assertThat(TopicsTraffic.idsOf(200, "{\"events\":[{\"id\":4},{\"id\":1}]}", 2)).containsExactly(4L, 1L);
+        assertThat(TopicsTraffic.idsOf(503, "{\"code\":503,\"message\":\"…\",\"events\":[{\"id\":4},null]}", 2)).containsExactly(4L, -1L);
+        assertThat(TopicsTraffic.idsOf(503, "{\"code\":503,\"message\":\"busy\"}", 2)).containsExactly(-1L, -1L);
+        assertThat(TopicsTraffic.idsOf(400, "{\"events\":[{\"id\":4},{\"id\":1}]}", 2)).containsExactly(-1L, -1L);
+        assertThat(TopicsTraffic.idsOf(200, "not json", 1)).containsExactly(-1L);
+        assertThat(TopicsTraffic.idsOf(200, "{\"events\":[{\"id\":4}]}", 2)).as("not one per message").containsExactly(-1L, -1L);
     }
 }

@@ -49,6 +49,8 @@ class TopicsScenarioTest {
             JsonNode results = assertReportFiles(folder);
             assertThat(folder.resolve("delivery-percentiles.png")).isNotEmptyFile();
             assertThat(results.path("configuration").path("batch size").asInt()).as("CometD's batches of 10 by default").isEqualTo(10);
+            assertThat(results.path("configuration").path("publish").asText()).as("each in one request, by default")
+                    .isEqualTo("one POST /events/batch per batch");
             JsonNode topics = results.path("data").path("topics");
             assertThat(topics.fieldNames()).toIterable().containsExactly("in-process, 1 instance", "redis, 2 instances");
             // Each phase warmed up on other rooms first; the counts below are the measured run's alone.
@@ -68,8 +70,9 @@ class TopicsScenarioTest {
         requireRedis7();
         Path folder = ReportAssertions.run(out, "topics", "--clients", "20", "--rooms", "5", "--rooms-per-client", "3", "--rate", "50",
                 "--duration", "3s", "--warmup", "2s", "--poll-timeout", "2", "--streams", "redis-cluster", "--env", REDIS_TIMEOUTS[0], "--env", REDIS_TIMEOUTS[1],
-                "--max-duration", "150s");
+                "--publish", "each", "--max-duration", "150s");
         JsonNode results = assertReportFiles(folder);
+        assertThat(results.path("configuration").path("publish").asText()).isEqualTo("one POST /events per message");
         JsonNode topics = results.path("data").path("topics");
         assertThat(topics.fieldNames()).toIterable().containsExactly("redis cluster, 3 masters, 2 instances");
         assertThat(results.path("environment").toString()).contains("a cluster of 3 masters");
