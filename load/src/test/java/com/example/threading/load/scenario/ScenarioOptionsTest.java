@@ -35,7 +35,7 @@ class ScenarioOptionsTest {
                     "--skip-in-process"),
             "topology", List.of("--baseline", "--compose", "--dockerfile", "--faults", "--followers", "--hold", "--instance", "--link-delay",
                     "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"),
-            "topics", List.of("--batch-size", "--clients", "--duration", "--instances", "--masters", "--message-bytes", "--poll-timeout", "--rate", "--redis-uri",
+            "topics", List.of("--batch-size", "--clients", "--duration", "--instances", "--masters", "--message-bytes", "--poll-timeout", "--publish", "--rate", "--redis-uri",
                     "--rooms", "--rooms-per-client", "--streams", "--warmup"),
             "cost", List.of("--connections", "--events-per-second", "--polls", "--seconds", "--warmup"),
             "sse", List.of("--ballast-bytes", "--ballast-rate", "--drain-timeout", "--duration", "--http1-streams", "--message-bytes", "--parts",
