@@ -14,11 +14,11 @@ import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
- * {@code POST /events[?topic=T]} and {@code POST /events/batch}: checks who is publishing and whether they may publish on the topic
- * ({@link AccessGate}; by default {@link PublishAccess}), the topic's name, the media type
- * and the declared size from the request head alone, and that the hub holds the topic or may create it
- * ({@code events.maxTopics}; else {@code 503}), then reads the body without blocking ({@link NonBlockingBody}, with a deadline of its
- * own), parses it as JSON and hands it to the {@link EventSink}; the answer is written from the sink's stage
+ * {@code POST /events[?topic=T]} and {@code POST /events/batch}: checks who is publishing and whether they may
+ * publish on the topic ({@link AccessGate}; by default {@link PublishAccess}), the topic's name, the media type and the
+ * declared size from the request head alone, and that the hub holds the topic or may create it ({@code events.maxTopics};
+ * else {@code 503}), then reads the body without blocking ({@link NonBlockingBody}, with a deadline of its own),
+ * parses it as JSON and hands it to the {@link EventSink}; the answer is written from the sink's stage
  * ({@link PublishRequest}): {@code 200} with the published event, or {@code 503} when the stream cannot take it.
  * No thread waits for a slow client or for the stream. A request refused from its head is answered at once with
  * {@code Connection: close}, its body never read; so is a body that times out ({@code 408}), ends early
@@ -92,7 +92,10 @@ final class EventPublishing {
         return inFlight.get();
     }
 
-    /** {@code POST /events}: checks the request head on the calling (container) thread, then reads, parses and publishes without waiting. */
+    /**
+     * {@code POST /events}: checks the request head on the calling (container) thread, then reads, parses and publishes
+     * without waiting.
+     */
     void publish(HttpServletRequest request, HttpServletResponse response) throws IOException {
         AccessDecision caller = admitCaller(request, response);
         if (caller == null) {

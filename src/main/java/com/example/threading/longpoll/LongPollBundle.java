@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The long-poll pattern as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by
  * default), hub, ticker, the servlets at {@code /events}, {@code /events/batch}, {@code /events/blocking} and
- * {@code /events/stream} (Server-Sent Events) on the application port behind the access policy {@code events.auth} names (open by default), metrics
- * {@code events.*} and the shutdown hook.
+ * {@code /events/stream} (Server-Sent Events) on the application port behind the access policy {@code events.auth}
+ * names (open by default), metrics {@code events.*} and the shutdown hook.
  * <pre>{@code
  * bootstrap.addBundle(new LongPollBundle<>(MyConfiguration::getEvents));
  * }</pre>
