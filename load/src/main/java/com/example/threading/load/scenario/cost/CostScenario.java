@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +34,8 @@ import picocli.CommandLine.Option;
  * sampling, so the profiler is never attached while a figure is measured. {@link CostView} presents the figures.
  */
 @Command(name = "cost",
-        description = "Server CPU per request (µs) of admin /ping, each /work pattern at ms=0, a publish and a long-poll answer, "
+        description = "Server CPU per request (µs) of admin /ping, each /work pattern at ms=0, a publish, a batch of 10 publishes "
+                + "in one request and a long-poll answer, "
                 + "each as a ratio to /ping's, in one run on one service (h2load, closed loop, HTTP/1.1).")
 public final class CostScenario extends ScenarioCommand {
 
@@ -45,6 +47,8 @@ public final class CostScenario extends ScenarioCommand {
     /** Polls wait at most this long (the service's largest timeout), far longer than between two events. */
     private static final int POLL_TIMEOUT_SECONDS = 60;
     private static final String PUBLISH_BODY = "{\"cost\":\"publish\",\"price\":12.5,\"items\":[1,2,3]}";
+    /** Events in the batch publish's one request, as CometD's benchmark sends them. */
+    static final int BATCH_EVENTS = 10;
     private static final Duration CHECK_TIMEOUT = Duration.ofSeconds(10);
     private static final Pattern JAVA_FEATURE = Pattern.compile("Java (\\d+)");
 
@@ -86,6 +90,8 @@ public final class CostScenario extends ScenarioCommand {
         String h2loadVersion = H2load.version(h2load);
         Path body = report.directory().resolve("publish-body.json");
         Files.writeString(body, PUBLISH_BODY);
+        Path batchBody = report.directory().resolve("publish-batch-body.json");
+        Files.writeString(batchBody, batchBody());
         String setting = "h2load --h1, closed loop, " + connections + " connections (long poll: " + polls + "); warm-up "
                 + Durations.format(warmup) + ", measured " + Durations.format(seconds) + " per endpoint";
         report.environment("load generator", h2loadVersion + " (closed loop, HTTP/1.1, one thread)");
@@ -108,7 +114,7 @@ public final class CostScenario extends ScenarioCommand {
                 throw new IllegalStateException("cost needs the server's CPU and its admin port (/ping): let the tool start the service, "
                         + "or give --server-pid and --admin-url with --url");
             }
-            List<Endpoint> endpoints = endpoints(service, body);
+            List<Endpoint> endpoints = endpoints(service, body, batchBody);
             report.note("The tool reads the service's admin /metrics once a second (heap, threads, for the JVM table) and the service "
                     + "publishes a tick every 2 s: their CPU is in every figure, spread over that endpoint's requests.");
             List<Measurement> measurements = new ArrayList<>();
@@ -148,8 +154,8 @@ public final class CostScenario extends ScenarioCommand {
         }
     }
 
-    /** /ping, each /work pattern, the publish and the long poll, in the order they are measured. */
-    private List<Endpoint> endpoints(Target service, Path body) {
+    /** /ping, each /work pattern, the publish, the batch publish and the long poll, in the order they are measured. */
+    private List<Endpoint> endpoints(Target service, Path body, Path batchBody) {
         URI app = service.applicationUri();
         List<Endpoint> endpoints = new ArrayList<>();
         endpoints.add(new Endpoint("ping", "GET /ping (admin)", Endpoint.Kind.GET, service.adminUri().orElseThrow().resolve("/ping"),
@@ -162,6 +168,9 @@ public final class CostScenario extends ScenarioCommand {
         String publish = "/events?topic=" + PUBLISH_TOPIC;
         endpoints.add(new Endpoint("events-publish", "POST " + publish + " (" + PUBLISH_BODY.length() + " bytes of JSON)",
                 Endpoint.Kind.PUBLISH, app.resolve(publish), connections, Optional.of(body), List.of("Content-Type: application/json")));
+        endpoints.add(new Endpoint("events-publish-batch", "POST /events/batch (" + BATCH_EVENTS + " events of "
+                + PUBLISH_BODY.length() + " bytes of JSON each)", Endpoint.Kind.PUBLISH, app.resolve("/events/batch"), connections,
+                Optional.of(batchBody), List.of("Content-Type: application/json")));
         String poll = "/events?topic=" + POLL_TOPIC + "&timeout=" + POLL_TIMEOUT_SECONDS;
         endpoints.add(new Endpoint("events-longpoll", "GET " + poll + " (" + polls + " parked, answered by " + Report.num(eventsPerSecond)
                 + " events/s)", Endpoint.Kind.LONG_POLL, app.resolve(poll), polls, Optional.empty(), List.of()));
@@ -210,13 +219,13 @@ public final class CostScenario extends ScenarioCommand {
     }
 
     /** Empty when a first request is answered 2xx; else why the endpoint is not loaded. A long poll is not checked (it would park). */
-    private static Optional<String> check(Endpoint endpoint) throws InterruptedException {
+    private static Optional<String> check(Endpoint endpoint) throws IOException, InterruptedException {
         if (endpoint.kind() == Endpoint.Kind.LONG_POLL) {
             return Optional.empty();
         }
         SimpleHttp.Answer answer;
         try (SimpleHttp http = SimpleHttp.http1()) {
-            answer = endpoint.kind() == Endpoint.Kind.PUBLISH ? http.postJson(endpoint.url(), PUBLISH_BODY, CHECK_TIMEOUT)
+            answer = endpoint.kind() == Endpoint.Kind.PUBLISH ? http.postJson(endpoint.url(), Files.readString(endpoint.body().orElseThrow()), CHECK_TIMEOUT)
                     : http.get(endpoint.url(), CHECK_TIMEOUT);
         }
         if (answer.status() >= 200 && answer.status() < 300) {
@@ -269,5 +278,11 @@ public final class CostScenario extends ScenarioCommand {
             failure = profiler.stop();
         }
         return failure.map(words -> FlameGraphs.Graph.failed(file, words)).orElse(FlameGraphs.Graph.written(file));
+    }
+
+    /** The batch publish's body: {@link #BATCH_EVENTS} events of {@link #PUBLISH_BODY} on the publish's topic. */
+    static String batchBody() {
+        String event = "{\"topic\":\"" + PUBLISH_TOPIC + "\",\"data\":" + PUBLISH_BODY + "}";
+        return "[" + String.join(",", Collections.nCopies(BATCH_EVENTS, event)) + "]";
     }
 }

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CostScenarioTest {
 
     private static final List<String> ENDPOINTS = List.of("ping", "work-blocking", "work-thread-per-request", "work-cached",
-            "work-bounded", "work-virtual", "events-publish", "events-longpoll");
+            "work-bounded", "work-virtual", "events-publish", "events-publish-batch", "events-longpoll");
 
     @BeforeAll
     static void serviceJarIsBuilt() {
@@ -46,7 +46,8 @@ class CostScenarioTest {
         rows.forEach(row -> labels.add(row.get(0).asText()));
         assertThat(labels.get(0)).contains("/ping");
         assertThat(String.join(" ", labels)).contains("/work/blocking?ms=0", "/work/thread-per-request?ms=0", "/work/cached?ms=0",
-                "/work/bounded?ms=0", "/work/virtual?ms=0", "POST /events?topic=cost-publish", "GET /events?topic=cost&timeout=");
+                "/work/bounded?ms=0", "/work/virtual?ms=0", "POST /events?topic=cost-publish", "POST /events/batch (10 events of",
+                "GET /events?topic=cost&timeout=");
         assertThat(rows.get(0).get(3).asText()).as("/ping's ratio to itself").isEqualTo("1.00");
 
         JsonNode costs = results.path("data").path("cost");
@@ -80,6 +81,9 @@ class CostScenarioTest {
         // The publish is h2load's POST of a JSON body; the long poll's figure says which publishes it includes.
         JsonNode publish = costs.get(ENDPOINTS.indexOf("events-publish"));
         assertThat(publish.path("command").toString()).contains("\"-d\"", "\"Content-Type: application/json\"");
+        JsonNode batch = costs.get(ENDPOINTS.indexOf("events-publish-batch"));
+        assertThat(batch.path("command").toString()).contains("\"-d\"", "publish-batch-body.json");
+        assertThat(folder.resolve("publish-batch-body.json")).content().startsWith("[{\"topic\":\"cost-publish\",\"data\":{");
         JsonNode longPoll = costs.get(ENDPOINTS.indexOf("events-longpoll"));
         assertThat(longPoll.path("command").toString()).contains("\"-c\",\"50\"");
         assertThat(longPoll.path("publishes").asLong()).isPositive();
