@@ -1,7 +1,8 @@
 /**
  * {@code cost}: the server's CPU per request, endpoint by endpoint, in one run on one service: admin {@code /ping} (the
- * baseline: Jetty and a plain servlet), each {@code /work/<pattern>?ms=0}, a publish ({@code POST /events}) and a
- * long-poll answer (many parked polls answered by events), each as a ratio to {@code /ping}'s figure. h2load drives
+ * baseline: Jetty and a plain servlet), each {@code /work/<pattern>?ms=0}, a publish ({@code POST /events}), ten
+ * publishes in one {@code POST /events/batch} and a long-poll answer (many parked polls answered by events), each as a
+ * ratio to {@code /ping}'s figure. h2load drives
  * each endpoint in a closed loop, a warm-up then a measured stretch; the server's {@code utime + stime} over exactly that
  * stretch, divided by the 2xx answers h2load counted in it. With {@code --profile}, a CPU and an allocation flame graph
  * per endpoint, in extra stretches after every measured one.
