@@ -35,7 +35,7 @@ import java.util.function.LongSupplier;
  *   <li>The source calls {@link #accept} from one thread at a time ({@link EventSource}'s contract); the append, the
  *       taking of the batch and the wake-up of blocking waiters happen in one hold of {@code lock}, so a poll is
  *       either in the batch or sees the event in the history.</li>
- *   <li>Request threads call {@link #poll} and {@link #admitTopic} concurrently; reading the cursors, the capacity
+ *   <li>Request threads call {@link #poll} and {@link #admitTopics} concurrently; reading the cursors, the capacity
  *       checks and the parking happen in one hold of {@code lock}. An archive read completes on the archive's thread,
  *       which places the poll again the same way. Topics created under the lock are told to the source at once
  *       ({@link EventSource#watch} does not block); evicted ones after the lock is released.</li>
@@ -132,13 +132,14 @@ final class EventHub implements Consumer<Event> {
     }
 
     /**
-     * Makes sure the hub holds {@code topic} before an event is published on it (creating it if needed); false when it
-     * would be one topic too many (the publish is then refused). Marks the topic used.
+     * Makes sure the hub holds every one of {@code names} (distinct) before events are published on them, creating those
+     * it does not hold; false, creating none, when they would be more than it may hold (the publish is then refused).
+     * Marks the topics used.
      */
-    boolean admitTopic(String topic) {
+    boolean admitTopics(List<String> names) {
         lock.lock();
         try {
-            return topics.use(topic, now()) != null;
+            return topics.useAll(names, now());
         } finally {
             lock.unlock();
         }

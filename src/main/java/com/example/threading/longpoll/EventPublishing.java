@@ -54,7 +54,7 @@ final class EventPublishing {
     private final long publishTimeoutMs;
     private final long retryAfterSeconds;
     private final PublishMetrics metrics;
-    private final Predicate<String> admitTopic;
+    private final Predicate<List<String>> admitTopics;
     private final int maxInFlight;
     private final int maxBatchEvents;
     private final long maxBatchBytes;
@@ -62,13 +62,13 @@ final class EventPublishing {
     private final AtomicInteger inFlight = new AtomicInteger();
 
     /**
-     * Publishes to {@code sink} what {@code access} lets through, within {@code limits}, on topics {@code admitTopic}
-     * takes (false: one topic too many); bodies are parsed with {@code json}'s mapper.
+     * Publishes to {@code sink} what {@code access} lets through, within {@code limits}, on topics {@code admitTopics}
+     * takes (all of a request's, or false: too many topics, none created); bodies are parsed with {@code json}'s mapper.
      */
-    EventPublishing(EventSink sink, Predicate<String> admitTopic, JsonResponses json, AccessGate access, PublishLimits limits,
-                    PublishMetrics metrics) {
+    EventPublishing(EventSink sink, Predicate<List<String>> admitTopics, JsonResponses json, AccessGate access,
+                    PublishLimits limits, PublishMetrics metrics) {
         this.sink = sink;
-        this.admitTopic = admitTopic;
+        this.admitTopics = admitTopics;
         this.reader = json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         this.json = json;
         this.maxBytes = limits.maxBytes();
@@ -121,7 +121,7 @@ final class EventPublishing {
             refuse(response, 413, "the event body is limited to " + maxBytes + " bytes");
             return;
         }
-        if (!admitTopic.test(topic)) {
+        if (!admitTopics.test(List.of(topic))) {
             // The hub holds events.maxTopics topics and this would be one more: refused before numbering anything.
             response.setHeader("Retry-After", Long.toString(retryAfterSeconds));
             refuse(response, 503, TOO_MANY_TOPICS);
@@ -237,11 +237,9 @@ final class EventPublishing {
             exchange.refuse(allowed.status(), allowed.message(), false);
             return;
         }
-        for (String topic : batch.topics()) {
-            if (!admitTopic.test(topic)) {
-                exchange.refuseForNow(TOO_MANY_TOPICS);
-                return;
-            }
+        if (!admitTopics.test(batch.topics())) {
+            exchange.refuseForNow(TOO_MANY_TOPICS); // none of its topics created
+            return;
         }
         exchange.publishAll(sink, batch, publishTimeoutMs);
     }

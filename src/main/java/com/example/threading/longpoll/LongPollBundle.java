@@ -116,7 +116,7 @@ public final class LongPollBundle<C extends Configuration> implements Configured
         // Who may read and publish which topic (events.auth): asked by both servlets and publishing, before the hub.
         AccessGate access = new AccessGate(configuration.getAuth().build(environment, configuration.getPublishToken()),
                 limits, configuration.getRetryAfter().toSeconds(), metrics, Clock.systemUTC());
-        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, json, access, PublishLimits.of(configuration),
+        EventPublishing publishing = new EventPublishing(sink, hub::admitTopics, json, access, PublishLimits.of(configuration),
                 new PublishMetrics(metrics));
         metrics.register("events.publish.reading", (Gauge<Integer>) publishing::bodiesInFlight);
         metrics.register("events.publish.in-flight", (Gauge<Integer>) publishing::inFlight);

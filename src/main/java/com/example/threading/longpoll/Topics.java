@@ -92,6 +92,27 @@ final class Topics {
         return topic;
     }
 
+    /**
+     * Every one of {@code names} (distinct), marked used at {@code nowNanos}, those not held created (and announced);
+     * false, creating none, and counted once, when they would be more than {@code maxTopics}.
+     */
+    boolean useAll(List<String> names, long nowNanos) {
+        int missing = 0;
+        for (String name : names) {
+            if (!byName.containsKey(name)) {
+                missing++;
+            }
+        }
+        if (byName.size() + missing > maxTopics) {
+            refused.mark();
+            return false;
+        }
+        for (String name : names) {
+            use(name, nowNanos);
+        }
+        return true;
+    }
+
     /** Takes out the polls on {@code topic} that event {@code eventId} answers; those of several topics leave the others. */
     Collection<ParkedPoll> takeAnswered(Topic topic, long eventId) {
         Collection<ParkedPoll> batch = topic.parked().takeBefore(eventId);

@@ -61,15 +61,17 @@ class EventHubTopicsTest {
     @Test
     void theTopicTooManyIsRefusedAndIdleTopicsAreForgottenButNotOnesWithPolls() throws IOException {
         RecordingDelivery keeps = poll(List.of(new TopicCursor("kept", null)));
-        assertThat(hub.admitTopic("x")).isTrue();
-        assertThat(hub.admitTopic("y")).isTrue();
+        assertThat(hub.admitTopics(List.of("x"))).isTrue();
+        assertThat(hub.admitTopics(List.of("y"))).isTrue();
         assertThat(hub.topicCount()).isEqualTo(4); // default, kept, x, y
 
         RecordingDelivery refused = poll(List.of(new TopicCursor("z", null)));
         assertThat(refused.status()).isEqualTo(503);
         assertThat(json(refused).get("message").asText()).contains("too many topics");
-        assertThat(hub.admitTopic("z")).isFalse();
-        assertThat(metrics.topicsRefused.getCount()).isEqualTo(2);
+        assertThat(hub.admitTopics(List.of("z"))).isFalse();
+        assertThat(hub.admitTopics(List.of("x", "z"))).as("a batch's topics: all or none").isFalse();
+        assertThat(hub.topicCount()).isEqualTo(4);
+        assertThat(metrics.topicsRefused.getCount()).isEqualTo(3);
 
         nanos.addAndGet(TimeUnit.SECONDS.toNanos(59));
         assertThat(hub.evictIdleTopics(TimeUnit.SECONDS.toNanos(60))).as("not idle long enough").isZero();
@@ -80,7 +82,9 @@ class EventHubTopicsTest {
         assertThat(keeps.completions()).isZero();
         assertThat(watched).contains(TopicNames.DEFAULT, "kept", "x", "y");
 
-        assertThat(hub.admitTopic("z")).as("room again").isTrue();
+        assertThat(hub.admitTopics(List.of("z", "kept", "w"))).as("room again, for both new ones").isTrue();
+        assertThat(hub.topicCount()).isEqualTo(4);
+        assertThat(hub.admitTopics(List.of("v"))).isFalse();
     }
 
     private RecordingDelivery poll(List<TopicCursor> topics) {

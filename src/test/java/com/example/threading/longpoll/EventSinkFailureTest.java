@@ -57,7 +57,7 @@ class EventSinkFailureTest {
         EventSink sink = (topic, data) -> behaviour.apply(data);
         AccessGate access = new AccessGate(new OpenTopicAccess(new PublishAccess(null)), new PollLimits(5, 10, 4, json), 1,
                 metrics, Clock.systemUTC());
-        EventPublishing publishing = new EventPublishing(sink, hub::admitTopic, json, access,
+        EventPublishing publishing = new EventPublishing(sink, hub::admitTopics, json, access,
                 new PublishLimits(4096, 64, 5000, publishTimeoutMs, 1, 50), new PublishMetrics(metrics));
         QueuedThreadPool pool = new QueuedThreadPool(JETTY_THREADS, 4);
         server = new Server(pool);

@@ -179,7 +179,8 @@ class TopicsTest {
         Answer poll = HTTP.get(url("/events?topic=one-too-many&timeout=1"));
         Answer post = HTTP.postJson(url("/events?topic=one-too-many"), "1");
         Answer blocking = HTTP.get(url("/events/blocking?topic=one-too-many&timeout=1"));
-        // A batch with one topic too many publishes none of its events, not even those on topics held (fill-1 below).
+        // A batch with one topic too many publishes none of its events, not even those on topics held (fill-1 below), and
+        // creates none of its topics.
         Answer batch = HTTP.postJson(url("/events/batch"), "[{\"topic\":\"fill-1\",\"data\":0},{\"topic\":\"one-too-many\",\"data\":1}]");
 
         for (Answer refused : List.of(poll, post, blocking, batch)) {
