@@ -27,8 +27,6 @@ final class BatchPublishServlet extends HttpServlet {
             publishing.publishBatch(request, response);
             return;
         }
-        response.setHeader("Allow", "POST");
-        response.setHeader("Connection", EventPublishing.CLOSE);
-        json.writeError(response, 405, request.getMethod() + " is not supported on " + LongPollBundle.BATCH_PATH);
+        json.refuseMethod(request, response, "POST", LongPollBundle.BATCH_PATH);
     }
 }

@@ -3,6 +3,7 @@ package com.example.threading.longpoll;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dropwizard.jersey.errors.ErrorMessage;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,6 +46,16 @@ final class JsonResponses {
         response.setContentType(JSON);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /**
+     * Answers {@code 405} for a method {@code path} does not take, with {@code Allow: allowed} and
+     * {@code Connection: close}: a body the request may carry is never read, so the connection is not reused.
+     */
+    void refuseMethod(HttpServletRequest request, HttpServletResponse response, String allowed, String path) throws IOException {
+        response.setHeader("Allow", allowed);
+        response.setHeader("Connection", EventPublishing.CLOSE);
+        writeError(response, 405, request.getMethod() + " is not supported on " + path);
     }
 
     /** Writes a JSON error on the calling (container) thread. */

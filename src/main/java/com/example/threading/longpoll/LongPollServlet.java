@@ -36,12 +36,7 @@ final class LongPollServlet extends HttpServlet {
         switch (request.getMethod()) {
             case "GET" -> poll(request, response);
             case "POST" -> publishing.publish(request, response);
-            default -> {
-                response.setHeader("Allow", "GET, POST");
-                // A body it may carry is never read: close rather than wait for it to make the connection reusable.
-                response.setHeader("Connection", EventPublishing.CLOSE);
-                json.writeError(response, 405, request.getMethod() + " is not supported on /events");
-            }
+            default -> json.refuseMethod(request, response, "GET, POST", LongPollBundle.PATH);
         }
     }
 

@@ -89,7 +89,7 @@ final class PublishRequest implements AsyncListener {
             metrics.failures.mark();
             LOG.debug("the event stream did not take every event of a batch: {}", anyFailure.toString());
             long missing = events.stream().filter(Objects::isNull).count();
-            answer(new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), json.bytes(new PartlyPublished(503,
+            answer(retryLater(json.bytes(new PartlyPublished(503,
                     missing + " of " + events.size() + " events were not published (null in events): " + UNAVAILABLE_MESSAGE,
                     events))));
         });
@@ -117,11 +117,16 @@ final class PublishRequest implements AsyncListener {
 
     /** Answers {@code 503} with {@code Retry-After}: a bound of this server's refused the request, not the stream. */
     void refuseForNow(String message) {
-        answer(new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), json.error(503, message)));
+        answer(retryLater(json.error(503, message)));
     }
 
     private Answer unavailable() {
-        return new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), json.error(503, UNAVAILABLE_MESSAGE));
+        return retryLater(json.error(503, UNAVAILABLE_MESSAGE));
+    }
+
+    /** A {@code 503} with {@code Retry-After} and {@code body}. */
+    private Answer retryLater(byte[] body) {
+        return new Answer(503, Map.of("Retry-After", Long.toString(retryAfterSeconds)), body);
     }
 
     /** Queues {@code decided} as the answer unless an earlier outcome was already queued. */

@@ -45,9 +45,7 @@ final class SseServlet extends HttpServlet {
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (!"GET".equals(request.getMethod())) {
-            response.setHeader("Allow", "GET");
-            response.setHeader("Connection", EventPublishing.CLOSE);
-            with.json().writeError(response, 405, request.getMethod() + " is not supported on " + LongPollBundle.STREAM_PATH);
+            with.json().refuseMethod(request, response, "GET", LongPollBundle.STREAM_PATH);
             return;
         }
         AccessDecision caller = access.authenticate(request, TopicAccess.Action.SUBSCRIBE);

@@ -198,8 +198,9 @@ public final class TopicsTraffic {
                         .handle((response, failure) -> {
                             List<Long> ids = failure != null ? Collections.nCopies(rooms.length, -1L)
                                     : idsOf(response.statusCode(), response.body(), rooms.length);
+                            String failureKind = kindOf(response, failure);
                             for (int i = 0; i < rooms.length; i++) {
-                                answered.accept(rooms[i], ids.get(i), kindOf(response, failure), intended);
+                                answered.accept(rooms[i], ids.get(i), failureKind, intended);
                             }
                             return null;
                         }));

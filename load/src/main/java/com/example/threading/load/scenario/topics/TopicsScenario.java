@@ -104,7 +104,7 @@ public final class TopicsScenario extends ScenarioCommand {
         }
         report.configure("clients", clients).configure("rooms", rooms).configure("rooms per client", roomsPerClient)
                 .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("batch size", batchSize)
-                .configure("publish", publish == PublishRequests.batch ? "one POST /events/batch per batch" : "one POST /events per message")
+                .configure("publish", publish.described)
                 .configure("duration per phase", duration).configure("warm-up per phase", warmup)
                 .configure("poll timeout s", pollTimeout).configure("streams", String.join(",", streams)).configure("instances (redis)", instances)
                 .configure("masters (redis-cluster)", masters);
@@ -112,7 +112,7 @@ public final class TopicsScenario extends ScenarioCommand {
                 + "all their rooms with their cursors and poll again on each answer, while " + Report.num(rate) + " messages/s of "
                 + messageBytes + " bytes are published " + (batchSize == 1 ? "one at a time, round-robin over the rooms"
                 : "in batches of " + batchSize + " at the same instant, to rooms drawn with a fixed seed, "
-                + (publish == PublishRequests.batch ? "each batch in one request" : "each message in its own request")) + ", for " + duration.toSeconds() + " s per phase"
+                + (publish.oneRequestPerBatch() ? "each batch in one request" : "each message in its own request")) + ", for " + duration.toSeconds() + " s per phase"
                 + " (CometD's benchmark shape; its published figures: 783 messages/s in, 78,211 deliveries/s out, p50 20 ms, p99 150 ms). "
                 + "Per client and room: lost, duplicated and out-of-order messages (goal: 0). Latency: from a publish's intended "
                 + "send time to each member's read of the answer.");
@@ -173,7 +173,7 @@ public final class TopicsScenario extends ScenarioCommand {
         List<URI> uris = services.stream().map(Target::applicationUri).toList();
         if (!warmup.isZero()) {
             TopicsTraffic.Result warm = new TopicsTraffic(new TopicsTraffic.Plan(uris, "warm-up-room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish == PublishRequests.batch, warmup, pollTimeout)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), warmup, pollTimeout)).run();
             report.note(name + ": warm-up on other rooms for " + warmup.toSeconds() + " s (not counted): " + warm.published()
                     + " published, " + warm.deliveries() + " of " + warm.expectedDeliveries() + " deliveries read, p50 "
                     + Report.ms(warm.deliveryMicros().getValueAtPercentile(50) / 1000.0) + " ms.");
@@ -191,7 +191,7 @@ public final class TopicsScenario extends ScenarioCommand {
             CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
             Instant from = Instant.now();
             TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish == PublishRequests.batch, duration, pollTimeout)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), duration, pollTimeout)).run();
             Instant to = Instant.now();
             double serverCpu = 0;
             for (CpuClock clock : serverClocks) {
@@ -235,8 +235,19 @@ public final class TopicsScenario extends ScenarioCommand {
     /** How the tool sends a batch of messages. */
     enum PublishRequests {
         /** All of a batch's messages in one {@code POST /events/batch}. */
-        batch,
+        batch("one POST /events/batch per batch"),
         /** One {@code POST /events} per message. */
-        each
+        each("one POST /events per message");
+
+        /** As the report's configuration says it. */
+        final String described;
+
+        PublishRequests(String described) {
+            this.described = described;
+        }
+
+        boolean oneRequestPerBatch() {
+            return this == batch;
+        }
     }
 }
