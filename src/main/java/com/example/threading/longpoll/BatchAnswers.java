@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -13,7 +14,8 @@ import java.util.function.LongSupplier;
 /**
  * Answers the polls one event took out of its topic: each is offered the news after its cursors through its
  * {@link Delivery}, claimed at write time for the batch ({@link BatchTiming}, which also times the batch's last write).
- * The polls of one event usually share their cursors, so each answer is serialized once per distinct cursors.
+ * The polls of one event usually share their cursors, so each answer is serialized once per distinct cursors (with the
+ * epochs they were asked in: a cursor of another history is answered missed).
  *
  * <p>Thread-safety: {@link #answer} runs on the hub's one dispatcher thread, one batch after the other; it reads the
  * histories under the hub's lock ({@code topics}' guard) and offers the answers outside it.
@@ -50,51 +52,69 @@ final class BatchAnswers {
      */
     void answer(Collection<ParkedPoll> batch, long arrivedNanos, String startedOver) {
         BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
-        Map<Map<String, Long>, Answer.News> newsByCursors = new HashMap<>();
+        Map<List<TopicCursor>, Reply> replies = new HashMap<>();
         for (ParkedPoll poll : batch) {
             if (!poll.watch(timing)) {
                 timing.completed(false); // already complete (timed out or failed): nothing to answer
                 continue;
             }
-            Answer.News news = newsByCursors.computeIfAbsent(poll.cursors(), cursors -> news(poll, startedOver));
-            if (news == null) {
+            Reply reply = replies.computeIfAbsent(poll.cursorsNow(), cursors -> reply(poll, cursors, startedOver));
+            if (reply == null) {
                 askArchive.accept(poll); // a burst moved a ring past the cursor before the batch got here
                 continue;
             }
-            poll.delivery().offer(news, () -> claims.claim(poll, timing));
+            if (reply.missed()) {
+                metrics.missed.mark();
+            }
+            if (reply.otherEpoch()) {
+                metrics.epochMismatches.mark();
+            }
+            poll.delivery().offer(reply.news(), () -> claims.claim(poll, timing));
         }
         metrics.eventToQueued.update(nanoClock.getAsLong() - arrivedNanos, TimeUnit.NANOSECONDS);
     }
 
+    /** A serialized answer, shared by the polls of a batch with the same cursors, and what each of them counts. */
+    private record Reply(Answer.News news, boolean missed, boolean otherEpoch) {
+    }
+
     /**
-     * The answer to a poll after its cursors (on topic {@code startedOver}, a cursor of the history before: missed); null
-     * when a ring no longer covers one and the archive must.
+     * The answer to a poll after {@code cursors} (on topic {@code startedOver}, or a cursor of another epoch than its
+     * ring's: missed); null when a ring no longer covers one and the archive must.
      */
-    private Answer.News news(ParkedPoll poll, String startedOver) {
+    private Reply reply(ParkedPoll poll, List<TopicCursor> cursors, String startedOver) {
         Map<String, EventBatch> news = new LinkedHashMap<>();
+        boolean otherEpoch = false;
         lock.lock();
         try {
-            for (Map.Entry<String, Long> cursor : poll.cursors().entrySet()) {
-                Topic topic = topics.get(cursor.getKey());
-                if (topic != null && cursor.getKey().equals(startedOver)) {
-                    news.put(cursor.getKey(), topic.history().startedOver());
+            for (TopicCursor cursor : cursors) {
+                Topic topic = topics.get(cursor.topic());
+                if (topic == null) {
                     continue;
                 }
-                if (topic == null || !topic.history().hasNewsFor(cursor.getValue())) {
+                if (cursor.topic().equals(startedOver)) {
+                    news.put(cursor.topic(), topic.history().startedOver());
                     continue;
                 }
-                if (askArchive != null && !topic.history().covers(cursor.getValue())) {
+                if (!topic.history().sameEpoch(cursor)) {
+                    // Parked on a ring without an epoch yet, in one its first event did not bring: the stream was
+                    // recreated between the archive's reading and that event. Every event held is of the new history.
+                    otherEpoch = true;
+                    news.put(cursor.topic(), topic.history().startedOver());
+                    continue;
+                }
+                if (!topic.history().hasNewsFor(cursor.after())) {
+                    continue;
+                }
+                if (askArchive != null && !topic.history().covers(cursor.after())) {
                     return null;
                 }
-                news.put(cursor.getKey(), topic.history().after(cursor.getValue()));
+                news.put(cursor.topic(), topic.history().after(cursor.after()));
             }
         } finally {
             lock.unlock();
         }
-        if (news.values().stream().anyMatch(EventBatch::missed)) {
-            metrics.missed.mark();
-        }
         Object answer = PollAnswer.of(poll.asked(), poll.cursors(), news);
-        return new Answer.News(answer, json.bytes(answer));
+        return new Reply(new Answer.News(answer, json.bytes(answer)), news.values().stream().anyMatch(EventBatch::missed), otherEpoch);
     }
 }

@@ -105,7 +105,10 @@ final class ParkedPoll {
         return cursors.get(topic);
     }
 
-    /** Where it reads now, with the epochs it asked in, as cursors to ask again (of the archive, when a burst outran its ring). */
+    /**
+     * Where it reads now, with the epochs it asked in: what an event's batch answers it after (and what it asks the archive
+     * again, when a burst outran its ring).
+     */
     List<TopicCursor> cursorsNow() {
         List<TopicCursor> now = new ArrayList<>(asked.size());
         asked.forEach(was -> now.add(new TopicCursor(was.topic(), cursors.get(was.topic()), was.epoch())));

@@ -211,8 +211,7 @@ class EventHubArchiveTest {
     @Test
     void aTopicNotYetReadHereLearnsFromTheArchiveThatTheCursorsEpochIsGone() throws IOException {
         epoch = "e2";
-        numbered = 3;
-        LongStream.rangeClosed(1, 3).forEach(id -> log.add(new Event(id, TopicNames.DEFAULT, Instant.EPOCH, LongNode.valueOf(id), epoch)));
+        publishElsewhere(3);
         RecordingDelivery poll = new RecordingDelivery(true);
         hub.poll(poll, List.of(new TopicCursor(TopicNames.DEFAULT, 1L, "e1")), 60_000); // events 2 and 3 are of e2
         assertToldAnotherHistory(poll, 3, "e2");
@@ -248,6 +247,30 @@ class EventHubArchiveTest {
         assertToldAnotherHistory(old, 6, "e2");
     }
 
+    @Test
+    void aPollParkedInAnEpochTheRingNeverHeldIsAnsweredMissedWhenAnotherEpochArrives() throws IOException {
+        epoch = "e1";
+        publishElsewhere(3);
+        // Nothing read here yet: the ring has no epoch, and the archive says both cursors are at e1's newest event.
+        RecordingDelivery withoutEpoch = new RecordingDelivery(true);
+        hub.poll(withoutEpoch, List.of(new TopicCursor(TopicNames.DEFAULT, 3L)), 60_000);
+        RecordingDelivery inE1 = new RecordingDelivery(true);
+        hub.poll(inE1, List.of(new TopicCursor(TopicNames.DEFAULT, 3L, "e1")), 60_000);
+        assertThat(hub.parkedCount()).isEqualTo(2);
+
+        epoch = "e2"; // the stream was recreated before its first event reached this instance
+        log.clear();
+        deliver(4);
+
+        assertThat(json(inE1).get("missed").asBoolean()).as("event 4 of e2 does not follow event 3 of e1").isTrue();
+        assertThat(ids(inE1)).containsExactly(4L);
+        assertThat(json(inE1).get("epoch").asText()).isEqualTo("e2");
+        assertThat(json(withoutEpoch).get("missed").asBoolean()).as("a cursor without an epoch is taken as of this history").isFalse();
+        assertThat(ids(withoutEpoch)).containsExactly(4L);
+        assertThat(metrics.epochMismatches.getCount()).isEqualTo(1);
+        assertThat(hub.parkedCount()).isZero();
+    }
+
     /** {@code poll} was answered at once: {@code missed}, no event (never one of another history), where to go on from. */
     private static void assertToldAnotherHistory(RecordingDelivery poll, long lastId, String epoch) throws IOException {
         assertThat(poll.status()).isEqualTo(200);
@@ -268,6 +291,12 @@ class EventHubArchiveTest {
                 .limit(limit)
                 .toList();
         return CompletableFuture.completedFuture(new EventArchive.Read(after, numbered, epoch));
+    }
+
+    /** Events 1 to {@code count} of today's epoch in the log, none delivered to this hub (published by another instance). */
+    private void publishElsewhere(long count) {
+        numbered = count;
+        LongStream.rangeClosed(1, count).forEach(id -> log.add(new Event(id, TopicNames.DEFAULT, Instant.EPOCH, LongNode.valueOf(id), epoch)));
     }
 
     private void publishAndDeliver(int count) {
