@@ -47,11 +47,12 @@ import org.HdrHistogram.Recorder;
  * multiple of {@code rooms}; the rooms of each batch come from {@link BatchRooms}, round-robin or drawn with a fixed
  * seed, so two runs send the same requests.
  *
- * <p>Thread-safety: {@link #run} is called once, on the scenario's thread. The publisher runs on a scheduler, each
- * client's poll chain on the HTTP client's threads: a client's next poll is sent only after its answer was recorded,
- * so each client's ledgers are touched by one thread at a time, each completion happening-before the next send.
- * They share only concurrent maps and a queue, atomics, a latch and the publishes' latency {@code Recorder} (written
- * by the client's threads). The scenario's thread waits for every publish's answer (their futures, queued by the
+ * <p>Thread-safety: {@link #run} is called once, on the scenario's thread. The publisher runs on a scheduler and reads
+ * its answers on an HTTP client of its own (it is another program than the members); each client's poll chain runs on
+ * the members' HTTP client's threads: a client's next poll is sent only after its answer was recorded, so each
+ * client's ledgers are touched by one thread at a time, each completion happening-before the next send. They share
+ * only concurrent maps and a queue, atomics, a latch and the publishes' latency {@code Recorder} (written by the
+ * publisher's client's thread). The scenario's thread waits for every publish's answer (their futures, queued by the
  * publisher) before it starts the drain, so the newest ids the clients catch up to, and the publishes' latencies, are
  * final; it fills the delivery latency histogram after the latch, which every chain counts down when it ends.
  */
@@ -141,6 +142,11 @@ public final class TopicsTraffic {
         ExecutorService httpThreads = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), daemon("topics-http"));
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
                 .connectTimeout(Duration.ofSeconds(5)).build();
+        // The publisher is another program than the members (a backend, not a browser): a client of its own, so its
+        // answers are not read behind the hundreds of poll answers each batch sets off on the members' client.
+        ExecutorService publishThreads = Executors.newSingleThreadExecutor(daemon("topics-publish-http"));
+        HttpClient publishClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(publishThreads)
+                .connectTimeout(Duration.ofSeconds(5)).build();
         ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, daemon("topics-timer"));
         List<Map<Long, Long>> publishedAtNanos = new ArrayList<>();
         for (int room = 0; room < plan.rooms(); room++) {
@@ -194,7 +200,7 @@ public final class TopicsTraffic {
                     events.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic(rooms[i])).append("\",\"data\":")
                             .append(message(first + i, plan.messageBytes())).append('}');
                 }
-                publishAnswers.add(send(client, instance.resolve("/events/batch"), events.append(']').toString())
+                publishAnswers.add(send(publishClient, instance.resolve("/events/batch"), events.append(']').toString())
                         .handle((response, failure) -> {
                             List<Long> ids = failure != null ? Collections.nCopies(rooms.length, -1L)
                                     : idsOf(response.statusCode(), response.body(), rooms.length);
@@ -207,7 +213,7 @@ public final class TopicsTraffic {
             } else {
                 for (int i = 0; i < rooms.length; i++) {
                     int room = rooms[i];
-                    publishAnswers.add(send(client, instance.resolve("/events?topic=" + topic(room)), message(first + i, plan.messageBytes()))
+                    publishAnswers.add(send(publishClient, instance.resolve("/events?topic=" + topic(room)), message(first + i, plan.messageBytes()))
                             .handle((response, failure) -> {
                                 long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
                                 answered.accept(room, id, kindOf(response, failure), intended);
@@ -233,6 +239,7 @@ public final class TopicsTraffic {
             throw new IllegalStateException("publishes still unanswered after their own timeout: the tool is stuck", stuck);
         }
         publishingEndedAt.set(System.nanoTime());
+        publishThreads.shutdownNow();
         boolean drained = clientsDone.await(TimeUnit.NANOSECONDS.toMillis(drainNanos) + TimeUnit.SECONDS.toMillis(plan.pollTimeoutSeconds() + 15L),
                 TimeUnit.MILLISECONDS);
         timers.shutdownNow();
