@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -47,10 +48,10 @@ final class BatchAnswers {
     }
 
     /**
-     * Offers each poll of {@code batch} its news; the event arrived at {@code arrivedNanos}, and started its topic's ring
-     * over when {@code startedOver} names it (null: it did not). Never blocks on a client.
+     * Offers each poll of {@code batch} its news; the events arrived at {@code arrivedNanos}, and started the rings of the
+     * topics in {@code startedOver} over. Never blocks on a client.
      */
-    void answer(Collection<ParkedPoll> batch, long arrivedNanos, String startedOver) {
+    void answer(Collection<ParkedPoll> batch, long arrivedNanos, Set<String> startedOver) {
         BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
         Map<List<TopicCursor>, Reply> replies = new HashMap<>();
         for (ParkedPoll poll : batch) {
@@ -79,10 +80,10 @@ final class BatchAnswers {
     }
 
     /**
-     * The answer to a poll after {@code cursors} (on topic {@code startedOver}, or a cursor of another epoch than its
+     * The answer to a poll after {@code cursors} (on a topic of {@code startedOver}, or a cursor of another epoch than its
      * ring's: missed); null when a ring no longer covers one and the archive must.
      */
-    private Reply reply(ParkedPoll poll, List<TopicCursor> cursors, String startedOver) {
+    private Reply reply(ParkedPoll poll, List<TopicCursor> cursors, Set<String> startedOver) {
         Map<String, EventBatch> news = new LinkedHashMap<>();
         boolean otherEpoch = false;
         lock.lock();
@@ -92,7 +93,7 @@ final class BatchAnswers {
                 if (topic == null) {
                     continue;
                 }
-                if (cursor.topic().equals(startedOver)) {
+                if (startedOver.contains(cursor.topic())) {
                     news.put(cursor.topic(), topic.history().startedOver());
                     continue;
                 }

@@ -1,7 +1,10 @@
 package com.example.threading.longpoll;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,20 +21,47 @@ final class BoundedPublish {
 
     /** Starts {@code sink.publish(topic, data)} and returns its outcome, bounded by {@code timeoutMs}. */
     static CompletableFuture<Event> publish(EventSink sink, String topic, JsonNode data, long timeoutMs) {
-        // Our own future, not the sink's stage: toCompletableFuture() is optional for a CompletionStage, and a
-        // timeout must not complete (or cancel) a future the sink owns.
-        CompletableFuture<Event> outcome = new CompletableFuture<Event>().orTimeout(timeoutMs, TimeUnit.MILLISECONDS);
+        CompletableFuture<Event> outcome = bounded(timeoutMs);
         try {
-            sink.publish(topic, data).whenComplete((event, failure) -> {
-                if (failure == null) {
-                    outcome.complete(event);
-                } else {
-                    outcome.completeExceptionally(failure);
-                }
-            });
+            relay(sink.publish(topic, data), outcome);
         } catch (RuntimeException brokenSink) {
             outcome.completeExceptionally(brokenSink);
         }
         return outcome;
+    }
+
+    /** Starts {@code sink.publishAll(events)} and returns each event's outcome, each bounded by {@code timeoutMs}. */
+    static List<CompletableFuture<Event>> publishAll(EventSink sink, List<PublishBatch.Item> events, long timeoutMs) {
+        List<CompletableFuture<Event>> outcomes = new ArrayList<>(events.size());
+        for (int e = 0; e < events.size(); e++) {
+            outcomes.add(bounded(timeoutMs));
+        }
+        try {
+            List<CompletionStage<Event>> stages = sink.publishAll(events);
+            for (int e = 0; e < outcomes.size(); e++) {
+                relay(stages.get(e), outcomes.get(e));
+            }
+        } catch (RuntimeException brokenSink) {
+            outcomes.forEach(outcome -> outcome.completeExceptionally(brokenSink));
+        }
+        return outcomes;
+    }
+
+    /**
+     * Our own future, not the sink's stage: toCompletableFuture() is optional for a CompletionStage, and a timeout must
+     * not complete (or cancel) a future the sink owns.
+     */
+    private static CompletableFuture<Event> bounded(long timeoutMs) {
+        return new CompletableFuture<Event>().orTimeout(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    private static void relay(CompletionStage<Event> stage, CompletableFuture<Event> outcome) {
+        stage.whenComplete((event, failure) -> {
+            if (failure == null) {
+                outcome.complete(event);
+            } else {
+                outcome.completeExceptionally(failure);
+            }
+        });
     }
 }

@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,7 +46,7 @@ import java.util.function.LongSupplier;
  *   <li>Metrics read {@link #parkedCount}, {@link #topicCount} (without the lock) and {@link #lastId} (under it).</li>
  * </ul>
  */
-final class EventHub implements Consumer<Event> {
+final class EventHub implements EventSubscriber {
 
     /** How often {@link #expireDue} must be called, and so how late (at most) a poll's timeout is answered. */
     static final long DEADLINE_SLOT_MS = 100;
@@ -148,30 +149,51 @@ final class EventHub implements Consumer<Event> {
     /** Receives the next event from the source: records it and answers the polls its topic's event takes. */
     @Override
     public void accept(Event event) {
+        acceptAll(List.of(event));
+    }
+
+    /**
+     * Receives events published together: records each in its topic's ring, then answers the polls they take in one
+     * batch, each poll once with the news of all its topics (a poll on several of their topics is not answered once per
+     * event, then again after each re-poll).
+     */
+    @Override
+    public void acceptAll(List<Event> events) {
         long arrivedNanos = now();
-        Collection<ParkedPoll> batch;
-        String startedOver;
+        List<ParkedPoll> batch = new ArrayList<>();
+        Set<String> startedOver = new HashSet<>();
+        int[] takenPerEvent = new int[events.size()];
+        int appended = 0;
         lock.lock();
         try {
-            Topic topic = topics.get(event.topic());
-            String epochBefore = topic == null ? null : topic.history().epoch();
-            if (topic == null || !topic.history().append(event)) {
-                return; // a topic this hub no longer holds, or a redelivered or out-of-order event
+            for (Event event : events) {
+                Topic topic = topics.get(event.topic());
+                String epochBefore = topic == null ? null : topic.history().epoch();
+                if (topic == null || !topic.history().append(event)) {
+                    continue; // a topic this hub no longer holds, or a redelivered or out-of-order event
+                }
+                topic.used(arrivedNanos);
+                // A shared stream recreated (new epoch): the ring started over, and every poll parked on it is answered
+                // missed, whatever its cursor, which counted in the old history.
+                boolean restarted = topic.history().startedOverSince(epochBefore);
+                if (restarted) {
+                    startedOver.add(topic.name());
+                }
+                Collection<ParkedPoll> taken = topics.takeAnswered(topic, restarted ? Long.MAX_VALUE : event.id());
+                takenPerEvent[appended++] = taken.size();
+                batch.addAll(taken);
             }
-            topic.used(arrivedNanos);
-            // A shared stream recreated (new epoch): the ring started over, and every poll parked on it is answered
-            // missed, whatever its cursor, which counted in the old history.
-            startedOver = topic.history().startedOverSince(epochBefore) ? topic.name() : null;
-            batch = topics.takeAnswered(topic, startedOver == null ? event.id() : Long.MAX_VALUE);
-            blockingWaits.signalNews();
+            if (appended > 0) {
+                blockingWaits.signalNews();
+            }
         } finally {
             lock.unlock();
         }
-        if (startedOver != null) {
-            metrics.epochRestarts.mark();
+        metrics.epochRestarts.mark(startedOver.size());
+        metrics.published.mark(appended);
+        for (int e = 0; e < appended; e++) {
+            metrics.batchSize.update(takenPerEvent[e]);
         }
-        metrics.published.mark();
-        metrics.batchSize.update(batch.size());
         if (!batch.isEmpty()) {
             Runnable answer = () -> batches.answer(batch, arrivedNanos, startedOver);
             try {

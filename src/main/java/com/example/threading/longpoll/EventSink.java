@@ -1,6 +1,8 @@
 package com.example.threading.longpoll;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -27,4 +29,17 @@ public interface EventSink {
      * unreachable). Must complete within a bounded time.
      */
     CompletionStage<Event> publish(String topic, JsonNode data);
+
+    /**
+     * Publishes several events in their order, as one {@link #publish} per event, one call after the other, would; a
+     * stage per event. A sink that can hand them to its source's subscriber together
+     * ({@link EventSubscriber#acceptAll}) does, so that a poll waiting on several of their topics is answered once.
+     */
+    default List<CompletionStage<Event>> publishAll(List<PublishBatch.Item> events) {
+        List<CompletionStage<Event>> stages = new ArrayList<>(events.size());
+        for (PublishBatch.Item event : events) {
+            stages.add(publish(event.topic(), event.data()));
+        }
+        return stages;
+    }
 }

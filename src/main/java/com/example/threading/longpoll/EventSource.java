@@ -1,6 +1,5 @@
 package com.example.threading.longpoll;
 
-import java.util.function.Consumer;
 
 /**
  * Where the hub's events come from. A source delivers every event of the topics it watches once, in id order per
@@ -15,13 +14,13 @@ import java.util.function.Consumer;
  * {@link #watch} and {@link #forget} from any thread.
  * The source then calls the subscriber from one thread at a time, each call happening-before the next (the
  * in-process stream calls it on the publishing thread, under its own lock; a shared stream on its one reader
- * thread), so the subscriber sees events one by one in id order; it must return quickly, since the next event
- * waits.
+ * thread), so the subscriber sees events in id order per topic, one by one or several published together
+ * ({@link EventSubscriber#acceptAll}); it must return quickly, since the next event waits.
  */
 public interface EventSource {
 
     /** Registers the single subscriber; called once, before the first event is published. */
-    void subscribe(Consumer<Event> subscriber);
+    void subscribe(EventSubscriber subscriber);
 
     /**
      * Starts delivering {@code topic}'s events published from now on (those before are the archive's); called by the

@@ -3,12 +3,14 @@ package com.example.threading.longpoll;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 
 /**
  * The default stream: events are numbered 1, 2, 3... per topic in this JVM and handed to the subscriber on the
@@ -16,8 +18,9 @@ import java.util.function.Consumer;
  * as the hub watches the topic: {@link #forget} (the hub evicted it) drops it, and the next event on that topic is 1
  * again.
  *
- * <p>Thread-safety: {@link #publish}, {@link #watch} and {@link #forget} run under a lock, so ids are assigned and
- * delivered in the same order and the subscriber sees one event at a time. The subscriber must therefore be quick
+ * <p>Thread-safety: {@link #publish} and {@link #publishAll} run under a lock, so ids are assigned and delivered in
+ * the same order and the subscriber sees one event, or one batch's events ({@link EventSubscriber#acceptAll}), at a
+ * time. The subscriber must therefore be quick
  * (the hub only appends to its ring and hands the batch of parked requests to its own dispatcher). {@link #subscribe}
  * takes the same lock, so a subscriber set before a publish sees that event.
  *
@@ -36,14 +39,14 @@ final class InProcessEventStream implements EventSink, EventSource {
     /** Guarded by {@code lock} for numbering; {@link #forget} removes an entry without it (a conditional remove). */
     private final ConcurrentHashMap<String, Long> lastIds = new ConcurrentHashMap<>();
     @GuardedBy("lock")
-    private Consumer<Event> subscriber = event -> { };
+    private EventSubscriber subscriber = event -> { };
 
     InProcessEventStream(Clock clock) {
         this.clock = clock;
     }
 
     @Override
-    public void subscribe(Consumer<Event> subscriber) {
+    public void subscribe(EventSubscriber subscriber) {
         Objects.requireNonNull(subscriber, "subscriber");
         lock.lock();
         try {
@@ -73,5 +76,24 @@ final class InProcessEventStream implements EventSink, EventSource {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Numbers the events in their order and hands them to the subscriber together. */
+    @Override
+    public List<CompletionStage<Event>> publishAll(List<PublishBatch.Item> items) {
+        List<Event> events = new ArrayList<>(items.size());
+        lock.lock();
+        try {
+            Instant now = clock.instant();
+            for (PublishBatch.Item item : items) {
+                events.add(new Event(lastIds.merge(item.topic(), 1L, Long::sum), item.topic(), now, item.data()));
+            }
+            subscriber.acceptAll(events);
+        } finally {
+            lock.unlock();
+        }
+        List<CompletionStage<Event>> stages = new ArrayList<>(events.size());
+        events.forEach(event -> stages.add(CompletableFuture.completedFuture(event)));
+        return stages;
     }
 }

@@ -73,10 +73,7 @@ final class PublishRequest implements AsyncListener {
      * {@code events} holds each one taken and {@code null} for each one not taken, so a client can retry those alone.
      */
     void publishAll(EventSink sink, PublishBatch batch, long timeoutMs) {
-        List<CompletableFuture<Event>> outcomes = new ArrayList<>(batch.events().size());
-        for (PublishBatch.Item item : batch.events()) {
-            outcomes.add(BoundedPublish.publish(sink, item.topic(), item.data(), timeoutMs));
-        }
+        List<CompletableFuture<Event>> outcomes = BoundedPublish.publishAll(sink, batch.events(), timeoutMs);
         CompletableFuture.allOf(outcomes.toArray(CompletableFuture<?>[]::new)).whenComplete((all, anyFailure) -> {
             List<Event> events = new ArrayList<>(outcomes.size());
             for (CompletableFuture<Event> outcome : outcomes) {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The hub's topics without a server, on a clock the test moves: batches per topic, polls of several topics, the limit, eviction. */
@@ -59,6 +58,23 @@ class EventHubTopicsTest {
     }
 
     @Test
+    void eventsPublishedTogetherAnswerAPollOfSeveralOfTheirTopicsOnceWithAllOfThem() throws IOException {
+        RecordingDelivery several = poll(List.of(new TopicCursor("a", 0L), new TopicCursor("b", 0L)));
+        RecordingDelivery onB = poll(List.of(new TopicCursor("b", 0L)));
+
+        hub.acceptAll(List.of(Hubs.event("a", 1), Hubs.event("b", 1), Hubs.event("a", 2)));
+
+        assertThat(several.completions()).isEqualTo(1);
+        assertThat(json(several).get("events")).hasSize(3);
+        assertThat(json(several).get("cursors").toString()).isEqualTo("{\"a\":2,\"b\":1}");
+        assertThat(json(onB).get("events")).hasSize(1);
+        assertThat(hub.parkedCount()).isZero();
+        assertThat(metrics.published.getCount()).isEqualTo(3);
+        assertThat(metrics.batchSize.getCount()).as("one per event, each counting the polls it took").isEqualTo(3);
+        assertThat(metrics.batchSize.getSnapshot().getValues()).containsExactlyInAnyOrder(1L, 1L, 0L);
+    }
+
+    @Test
     void theTopicTooManyIsRefusedAndIdleTopicsAreForgottenButNotOnesWithPolls() throws IOException {
         RecordingDelivery keeps = poll(List.of(new TopicCursor("kept", null)));
         assertThat(hub.admitTopics(List.of("x"))).isTrue();
@@ -100,7 +116,7 @@ class EventHubTopicsTest {
     /** Records what the hub watches and forgets. */
     private final class RecordingSource implements EventSource {
         @Override
-        public void subscribe(Consumer<Event> subscriber) {
+        public void subscribe(EventSubscriber subscriber) {
         }
 
         @Override

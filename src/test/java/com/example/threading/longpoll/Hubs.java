@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -19,7 +18,7 @@ final class Hubs {
     /** A source that delivers nothing: the test calls {@link EventHub#accept} itself. */
     static final EventSource NO_SOURCE = new EventSource() {
         @Override
-        public void subscribe(Consumer<Event> subscriber) {
+        public void subscribe(EventSubscriber subscriber) {
         }
 
         @Override

@@ -7,6 +7,7 @@ import com.example.threading.longpoll.Event;
 import com.example.threading.longpoll.EventArchive;
 import com.example.threading.longpoll.EventSink;
 import com.example.threading.longpoll.EventSource;
+import com.example.threading.longpoll.EventSubscriber;
 import com.example.threading.longpoll.TickGate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,7 +40,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -99,7 +99,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
     private volatile StatefulRedisClusterConnection<String, String> commandConnection;
     private volatile StatefulRedisClusterPubSubConnection<String, String> pubSubConnection;
     private volatile String connectProblem = "not connected yet";
-    private volatile Consumer<Event> subscriber;
+    private volatile EventSubscriber subscriber;
     private volatile TickerLease tickerLease;
     private Thread readerThread;
     private Disposable reconnects;
@@ -192,7 +192,7 @@ public final class RedisClusterEventStream implements EventSink, EventSource, Ev
     }
 
     @Override
-    public void subscribe(Consumer<Event> subscriber) {
+    public void subscribe(EventSubscriber subscriber) {
         this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
     }
 

@@ -7,6 +7,7 @@ import com.example.threading.longpoll.Event;
 import com.example.threading.longpoll.EventArchive;
 import com.example.threading.longpoll.EventSink;
 import com.example.threading.longpoll.EventSource;
+import com.example.threading.longpoll.EventSubscriber;
 import com.example.threading.longpoll.TickGate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +30,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +81,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     private final RedisClient readerClient;
     private volatile StatefulRedisConnection<String, String> publishConnection;
     private volatile String publishProblem = "not connected yet";
-    private volatile Consumer<Event> subscriber;
+    private volatile EventSubscriber subscriber;
     private final StreamReader reader;
     private volatile TickerLease tickerLease;
     private final MetricRegistry registry;
@@ -165,7 +165,7 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
     }
 
     @Override
-    public void subscribe(Consumer<Event> subscriber) {
+    public void subscribe(EventSubscriber subscriber) {
         this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
     }
 

@@ -1,0 +1,22 @@
+package com.example.threading.longpoll;
+
+import java.util.List;
+
+/**
+ * What an {@link EventSource} delivers to: the hub. Events come one by one, or several at once when they were
+ * published together ({@code POST /events/batch}), so that a poll waiting on several of their topics is answered once,
+ * with all of them, rather than once per event and again after each re-poll.
+ *
+ * <p>Thread-safety: called by its source from one thread at a time, each call happening-before the next (see
+ * {@link EventSource}).
+ */
+public interface EventSubscriber {
+
+    /** Takes the next event. */
+    void accept(Event event);
+
+    /** Takes several events, in id order per topic, as if one by one, but answers each poll they wake once. */
+    default void acceptAll(List<Event> events) {
+        events.forEach(this::accept);
+    }
+}
