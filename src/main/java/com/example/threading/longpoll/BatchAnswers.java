@@ -13,9 +13,9 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Answers the polls one event took out of its topic: each is offered the news after its cursors through its
+ * Answers the polls that an event, or events published together, took out of their topics: each is offered the news after its cursors through its
  * {@link Delivery}, claimed at write time for the batch ({@link BatchTiming}, which also times the batch's last write).
- * The polls of one event usually share their cursors, so each answer is serialized once per distinct cursors (with the
+ * The polls of one batch usually share their cursors, so each answer is serialized once per distinct cursors (with the
  * epochs they were asked in: a cursor of another history is answered missed).
  *
  * <p>Thread-safety: {@link #answer} runs on the hub's one dispatcher thread, one batch after the other; it reads the

@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -161,7 +160,7 @@ final class EventHub implements EventSubscriber {
     public void acceptAll(List<Event> events) {
         long arrivedNanos = now();
         List<ParkedPoll> batch = new ArrayList<>();
-        Set<String> startedOver = new HashSet<>();
+        Set<String> startedOver = Set.of(); // a set of its own only when a ring starts over (rare)
         int[] takenPerEvent = new int[events.size()];
         int appended = 0;
         lock.lock();
@@ -177,6 +176,7 @@ final class EventHub implements EventSubscriber {
                 // missed, whatever its cursor, which counted in the old history.
                 boolean restarted = topic.history().startedOverSince(epochBefore);
                 if (restarted) {
+                    startedOver = new HashSet<>(startedOver);
                     startedOver.add(topic.name());
                 }
                 Collection<ParkedPoll> taken = topics.takeAnswered(topic, restarted ? Long.MAX_VALUE : event.id());
@@ -195,7 +195,8 @@ final class EventHub implements EventSubscriber {
             metrics.batchSize.update(takenPerEvent[e]);
         }
         if (!batch.isEmpty()) {
-            Runnable answer = () -> batches.answer(batch, arrivedNanos, startedOver);
+            Set<String> ringsStartedOver = startedOver;
+            Runnable answer = () -> batches.answer(batch, arrivedNanos, ringsStartedOver);
             try {
                 dispatcher.execute(answer);
             } catch (RejectedExecutionException stopping) {

@@ -1,6 +1,5 @@
 package com.example.threading.longpoll;
 
-
 /**
  * Where the hub's events come from. A source delivers every event of the topics it watches once, in id order per
  * topic, to its one subscriber, from one thread at a time. The in-process source is fed by the in-process

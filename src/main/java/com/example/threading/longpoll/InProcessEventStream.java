@@ -20,9 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safety: {@link #publish} and {@link #publishAll} run under a lock, so ids are assigned and delivered in
  * the same order and the subscriber sees one event, or one batch's events ({@link EventSubscriber#acceptAll}), at a
- * time. The subscriber must therefore be quick
- * (the hub only appends to its ring and hands the batch of parked requests to its own dispatcher). {@link #subscribe}
- * takes the same lock, so a subscriber set before a publish sees that event.
+ * time. The subscriber must therefore be quick (the hub only appends to its rings and hands the parked requests they
+ * take to its own dispatcher). {@link #subscribe} takes the same lock, so a subscriber set before a publish sees that
+ * event.
  *
  * <p>A {@link ReentrantLock}, not {@code synchronized}: the subscriber takes the hub's lock, which thousands of
  * woken {@code /events/blocking} threads contend for, so a publisher may park while holding this lock. On JDK 21 a
