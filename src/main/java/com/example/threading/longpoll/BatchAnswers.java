@@ -53,13 +53,15 @@ final class BatchAnswers {
      */
     void answer(Collection<ParkedPoll> batch, long arrivedNanos, Set<String> startedOver) {
         BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
-        Map<List<TopicCursor>, Reply> replies = new HashMap<>();
+        Map<Object, Reply> replies = new HashMap<>();
         for (ParkedPoll poll : batch) {
             if (!poll.watch(timing)) {
                 timing.completed(false); // already complete (timed out or failed): nothing to answer
                 continue;
             }
-            Reply reply = replies.computeIfAbsent(poll.cursorsNow(), cursors -> reply(poll, cursors, startedOver));
+            // What the answer depends on: the cursors, with the epochs sent (a list per poll) only by polls that sent any.
+            Object key = poll.sentEpochs() ? poll.cursorsNow() : poll.cursors();
+            Reply reply = replies.computeIfAbsent(key, cursors -> reply(poll, poll.cursorsNow(), startedOver));
             if (reply == null) {
                 askArchive.accept(poll); // a burst moved a ring past the cursor before the batch got here
                 continue;

@@ -66,6 +66,7 @@ final class ParkedPoll {
     private final Delivery delivery;
     private final ParkingLot lot;
     private final List<TopicCursor> asked;
+    private final boolean sentEpochs;
     private final AtomicInteger state = new AtomicInteger(NEW);
     private final AtomicReference<Object> watcher = new AtomicReference<>();
     private volatile Answerer claimedBy;
@@ -83,6 +84,7 @@ final class ParkedPoll {
         this.delivery = delivery;
         this.lot = lot;
         this.asked = List.copyOf(asked);
+        this.sentEpochs = asked.stream().anyMatch(cursor -> cursor.epoch() != null);
     }
 
     /** How this poll's answer reaches its client. */
@@ -93,6 +95,11 @@ final class ParkedPoll {
     /** The topics and cursors as the request gave them. */
     List<TopicCursor> asked() {
         return asked;
+    }
+
+    /** Whether the request sent an epoch with any of its cursors (most do not: their answer depends on the cursors only). */
+    boolean sentEpochs() {
+        return sentEpochs;
     }
 
     /** Whether the request named several topics (its answer carries {@code cursors}, not {@code lastId}). */
