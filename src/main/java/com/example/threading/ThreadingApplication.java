@@ -4,14 +4,16 @@ import com.example.threading.admission.AdmissionBundle;
 import com.example.threading.admission.ThreadBound;
 import com.example.threading.client.FanoutBundle;
 import com.example.threading.errors.JsonErrorsBundle;
+import com.example.threading.events.EventsBundle;
+import com.example.threading.events.access.jwt.JwtAccessBundle;
+import com.example.threading.events.longpoll.LongPollTransport;
+import com.example.threading.events.sse.SseTransport;
+import com.example.threading.events.stream.redis.RedisEventStream;
+import com.example.threading.events.stream.redis.RedisEventStreamBundle;
 import com.example.threading.health.ReadinessBundle;
 import com.example.threading.jetty.JettyBundle;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
 import com.example.threading.live.LiveBundle;
-import com.example.threading.longpoll.LongPollBundle;
-import com.example.threading.longpoll.auth.JwtAccessBundle;
-import com.example.threading.longpoll.redis.RedisEventStream;
-import com.example.threading.longpoll.redis.RedisEventStreamBundle;
 import com.example.threading.metrics.PrometheusBundle;
 import com.example.threading.work.WorkBundle;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -49,7 +51,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new RedisEventStreamBundle());
         // events.auth.type: jwt — who may read and publish which topic, from a JWT's claims (docs/longpoll-auth.md).
         bootstrap.addBundle(new JwtAccessBundle());
-        bootstrap.addBundle(new LongPollBundle<>(ThreadingConfiguration::getEvents));
+        bootstrap.addBundle(new EventsBundle<>(ThreadingConfiguration::getEvents));
         bootstrap.addBundle(new JettyBundle<>(ThreadingConfiguration::getJetty));
         bootstrap.addBundle(new PrometheusBundle());
         // GET /live on the admin port: the threads, queues and refusals charted live (docs/live.md).
@@ -60,7 +62,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         // events.sse.maxStreams): admission does not count them; nor
         // does it count the balancer's readiness probe, so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
-                LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH, LongPollBundle.STREAM_PATH, ReadinessBundle.PATH));
+                LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, SseTransport.PATH, ReadinessBundle.PATH));
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.example.threading.admission.AdmissionConfiguration;
 import com.example.threading.client.FanoutClientConfiguration;
 import com.example.threading.jetty.JettyConfiguration;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsConfiguration;
-import com.example.threading.longpoll.EventsConfiguration;
+import com.example.threading.events.EventsConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;

@@ -9,9 +9,10 @@
  *   <li>{@link com.example.threading.work} ({@code /work/{pattern}}): the same wait spent five ways: on the
  *       Jetty worker, a new thread per request, a cached pool, a bounded pool that refuses the excess, a
  *       virtual thread;</li>
- *   <li>{@link com.example.threading.longpoll} ({@code /events}): parked {@code AsyncContext}s answered in one
- *       batch per event, and a blocking twin for comparison; {@link com.example.threading.longpoll.redis} puts its
- *       event stream on Redis for several instances;</li>
+ *   <li>{@link com.example.threading.events} ({@code /events}): parked {@code AsyncContext}s answered in one
+ *       batch per event, and a blocking twin for comparison, Server-Sent Events and publishing on the same hub, one
+ *       package per role; {@link com.example.threading.events.stream.redis} puts its event stream on Redis for several
+ *       instances;</li>
  *   <li>{@link com.example.threading.client} ({@code /fanout}): a Jersey client whose concurrent calls run on
  *       a managed pool, next to the ForkJoin common-pool pitfall;</li>
  *   <li>{@link com.example.threading.jetty}: Jetty's execution strategy ("eat what you kill") made visible and
@@ -24,7 +25,7 @@
  *       project; a pattern that uses it ({@code work}, {@code client}) is copied with it.</li>
  * </ul>
  *
- * <p>No pattern package uses another, nor the infrastructure; a sub-package builds on its parent only, and any of them
+ * <p>No pattern package uses another, nor the infrastructure; a plug-in builds only on what it extends, and any of them
  * may use {@code support} ({@code PatternPackagesTest}, {@code CompileAloneTest}). Where two meet, the wiring is here: admission is told
  * which paths not to count (the long-polls) and which thread bound its defaults derive from; and {@code /fanout}
  * calls this service's own {@code /work/cached} unless {@code client.downstreamUrl} says otherwise.

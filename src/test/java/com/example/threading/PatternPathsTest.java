@@ -3,7 +3,7 @@ package com.example.threading;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.client.FanoutBundle;
-import com.example.threading.longpoll.LongPollBundle;
+import com.example.threading.events.longpoll.LongPollTransport;
 import com.example.threading.work.WorkBundle;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,7 @@ class PatternPathsTest {
     @Test
     void theFilterPatternCoversEveryWorkEndpointAndNoOtherPatternsPath() {
         assertThat(WorkBundle.URL_PATTERN).isEqualTo(WorkBundle.PATH + "/*");
-        List<String> others = List.of(FanoutBundle.PATH, LongPollBundle.PATH, LongPollBundle.BLOCKING_PATH);
+        List<String> others = List.of(FanoutBundle.PATH, LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH);
         assertThat(others).noneMatch(path -> path.startsWith(WorkBundle.PATH + "/") || path.equals(WorkBundle.PATH));
         assertThat(others).doesNotHaveDuplicates().allMatch(path -> path.startsWith("/"));
     }

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What a copier does: each pattern package's sources (a sub-package with its parent's, and {@code support}'s for the
+ * What a copier does: each pattern's sources (a plug-in with those of the packages it builds on, and {@code support}'s for the
  * patterns that use it, {@link PatternPackagesTest#USES_SUPPORT}), compiled with the JDK's compiler against this
  * build's third-party dependencies only — none of this project's other classes — must compile; so must
  * {@code support} alone. A failure names the file and the import that needs another package of the project.
@@ -40,10 +40,7 @@ class CompileAloneTest {
     @ParameterizedTest
     @MethodSource("patterns")
     void compilesWithoutTheRestOfTheProject(String pattern, @TempDir Path out) throws IOException {
-        List<String> packages = new ArrayList<>(List.of(pattern));
-        if (pattern.contains(".")) {
-            packages.add(pattern.substring(0, pattern.lastIndexOf('.')));
-        }
+        List<String> packages = PatternPackagesTest.allowed(pattern);
         if (packages.stream().anyMatch(PatternPackagesTest.USES_SUPPORT::contains)) {
             packages.add(PatternPackagesTest.SUPPORT);
         }

@@ -17,7 +17,7 @@ import net.jqwik.api.Tuple;
 
 /**
  * The generators of the fuzz suite: every endpoint of the service with every parameter it reads (from
- * {@code WorkBundle}, {@code FanoutBundle}, {@code LongPollBundle} and its access policy, and the admin port), values at
+ * {@code WorkBundle}, {@code FanoutBundle}, {@code EventsBundle} and its access policy, and the admin port), values at
  * and around every bound
  * and hostile ones (huge, negative, not numbers, Unicode, NUL, invalid UTF-8, repeated), random methods, content
  * types, headers and bodies (truncated, chunked, oversized, invalid UTF-8, deeply nested JSON).

@@ -1,6 +1,6 @@
 package com.example.threading.fuzz;
 
-import com.example.threading.longpoll.auth.Tokens;
+import com.example.threading.events.access.jwt.Tokens;
 import com.nimbusds.jwt.PlainJWT;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,7 @@ package com.example.threading.minimal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.example.threading.longpoll.redis.TestRedis;
+import com.example.threading.events.stream.redis.TestRedis;
 import com.example.threading.testing.Await;
 import com.example.threading.testing.LiftOut;
 import com.example.threading.testing.LoopbackHttp;

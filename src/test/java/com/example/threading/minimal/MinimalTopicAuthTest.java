@@ -2,7 +2,7 @@ package com.example.threading.minimal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.longpoll.auth.Tokens;
+import com.example.threading.events.access.jwt.Tokens;
 import com.example.threading.testing.Await;
 import com.example.threading.testing.LiftOut;
 import com.example.threading.testing.LoopbackHttp;

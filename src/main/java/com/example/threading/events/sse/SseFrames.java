@@ -1,0 +1,69 @@
+package com.example.threading.events.sse;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The text of a Server-Sent Events stream (WHATWG HTML, "Server-sent events"): an event is {@code id:}, an optional
+ * {@code event:} type and one {@code data:} line of JSON (the application's ObjectMapper writes none with a line break),
+ * ended by a blank line; a comment line keeps an idle stream alive; {@code retry:} sets the client's reconnect delay.
+ *
+ * <p>The {@code id:} of every event is the stream's whole position, every topic's cursor with its epoch in the order
+ * the stream asked for them: {@code room-1:42:mi3b2k0c-1} or {@code a:4:E1,b:7:E2}. The browser sends it back as
+ * {@code Last-Event-ID} on reconnecting, so a stream of several topics resumes on each where it was (a topic
+ * without a cursor yet is written alone, {@code c}: its next event). Topic names and epochs hold no {@code ,} or
+ * {@code :}, so the id parses with the cursor rules of {@link com.example.threading.events.http.PollParameters}.
+ */
+final class SseFrames {
+
+    private SseFrames() {
+    }
+
+    /** The stream's position: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in {@code cursors}' order. */
+    static String id(Map<String, Long> cursors, Map<String, String> epochs) {
+        StringBuilder id = new StringBuilder();
+        cursors.forEach((topic, cursor) -> {
+            if (id.length() > 0) {
+                id.append(',');
+            }
+            id.append(topic);
+            if (cursor != null) {
+                id.append(':').append(cursor);
+                String epoch = epochs.get(topic);
+                if (epoch != null) {
+                    id.append(':').append(epoch);
+                }
+            }
+        });
+        return id.toString();
+    }
+
+    /** An event: {@code id}, {@code type} (null: the default, "message") and its JSON {@code data}. */
+    static byte[] event(String id, String type, byte[] data) {
+        StringBuilder head = new StringBuilder(64);
+        if (id != null) {
+            head.append("id: ").append(id).append('\n');
+        }
+        if (type != null) {
+            head.append("event: ").append(type).append('\n');
+        }
+        head.append("data: ");
+        byte[] start = head.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] frame = new byte[start.length + data.length + 2];
+        System.arraycopy(start, 0, frame, 0, start.length);
+        System.arraycopy(data, 0, frame, start.length, data.length);
+        frame[frame.length - 2] = '\n';
+        frame[frame.length - 1] = '\n';
+        return frame;
+    }
+
+    /** The client's reconnect delay. */
+    static byte[] retry(long millis) {
+        return ("retry: " + millis + "\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A comment line: ignored by the client, it keeps the stream and its connection visibly alive. */
+    static byte[] heartbeat() {
+        return ": heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,310 @@
+package com.example.threading.events.sse;
+
+import com.example.threading.events.history.EventBatch;
+import com.example.threading.events.history.TopicCursor;
+import com.example.threading.events.history.TopicsBatch;
+import com.example.threading.events.http.JsonResponses;
+import com.example.threading.events.hub.Answer;
+import com.example.threading.events.hub.Delivery;
+import com.example.threading.events.hub.EventHub;
+import com.example.threading.events.hub.ParkedPoll;
+import com.example.threading.events.stream.Event;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One Server-Sent Events stream: a sequence of polls of the hub on one response. It is each poll's {@link Delivery}:
+ * news becomes one frame per event ({@link SseFrames}) on the stream's {@link SseOutput} and the stream polls again
+ * after the news; a poll's deadline (the heartbeat period) becomes a comment line and a new poll; the server stopping
+ * ({@link Answer.Closing}, spread like the long-polls' answers), a refusal, the stream's lifetime or a slow reader end
+ * it with a final event of their own.
+ *
+ * <p>Thread-safety: one poll is out at a time. Its answer — {@link #offer} (called from the dispatcher, a request
+ * thread or the stopping thread, and carried out on a container thread), {@link #expire} (the deadline thread) or
+ * {@link #abandon}, the first to claim the poll — advances
+ * the cursors and then starts the next poll, so the cursors are only touched by the thread that handles the current
+ * poll's answer, and handed to the next through the hub's lock and the poll's claim. The current poll is an atomic
+ * reference, written by {@link #attach} before the hub places it: the one {@link AsyncListener} registered at the
+ * start reports the request's failure and completion to it, and an ending stream withdraws it. {@link #end} and
+ * {@link #attach} each write their side (ending, current) before reading the other's, so a poll attached while the
+ * stream ends is withdrawn by one of them.
+ */
+final class SseStream implements Delivery, AsyncListener {
+
+    /** Everything a stream needs besides its request: the hub, its frames' JSON, its timing, its registry. */
+    record Context(EventHub hub, JsonResponses json, SseEventJson eventJson, SseStreams streams, SseMetrics metrics,
+                   long heartbeatMs) {
+    }
+
+    private static final byte[] MISSED_DATA = "{\"missed\":true}".getBytes(StandardCharsets.UTF_8);
+
+    private final Context with;
+    private final SseOutput output;
+    private final long openedNanos;
+    private final long expiresNanos;
+    private final int jitterMs;
+    /** Each topic's cursor (null: its next event), in the order asked; touched only by the current answer's thread. */
+    private final Map<String, Long> cursors = new LinkedHashMap<>();
+    private final Map<String, String> epochs = new LinkedHashMap<>();
+    private final AtomicReference<ParkedPoll> current = new AtomicReference<>();
+    private final AtomicBoolean ending = new AtomicBoolean();
+    /** Shed once, also while ending: a stream ending with a last event on a stalled socket must not wait for it. */
+    private final AtomicBoolean shed = new AtomicBoolean();
+
+    /**
+     * A stream of {@code asked} (topics and cursors) written to {@code output}; {@code jitterMs} spreads its reconnects;
+     * it ends, like at its lifetime, at {@code expiresNanos} (when its credentials end; far ahead when they do not).
+     */
+    SseStream(Context with, SseOutput output, List<TopicCursor> asked, long openedNanos, long expiresNanos, int jitterMs) {
+        this.with = with;
+        this.output = output;
+        this.openedNanos = openedNanos;
+        this.expiresNanos = expiresNanos;
+        this.jitterMs = jitterMs;
+        for (TopicCursor topic : asked) {
+            cursors.put(topic.topic(), topic.after());
+            if (topic.epoch() != null) {
+                epochs.put(topic.topic(), topic.epoch());
+            }
+        }
+    }
+
+    /** Opens the stream with its reconnect delay and places its first poll. */
+    void start(long retryMs) {
+        output.open();
+        output.send(new SseOutput.Frame(SseFrames.retry(retryMs + jitterMs), 0));
+        poll();
+    }
+
+    long openedNanos() {
+        return openedNanos;
+    }
+
+    /** When its credentials end, on the same clock as {@link #openedNanos}. */
+    long expiresNanos() {
+        return expiresNanos;
+    }
+
+    /** Bytes of this stream not yet taken by its socket. */
+    long unsentBytes() {
+        return output.unsentBytes();
+    }
+
+    /** Whether its socket has taken nothing for {@code drainTimeoutNanos} while bytes wait. */
+    boolean stalled(long nowNanos, long drainTimeoutNanos) {
+        return output.stalled(nowNanos, drainTimeoutNanos);
+    }
+
+    @Override
+    public void attach(ParkedPoll poll) {
+        current.set(poll);
+        if (ending.get()) {
+            with.hub().withdraw(poll);
+        }
+    }
+
+    /**
+     * Answers on a container thread, as a long-poll's answer is written: an event's batch offers its answer to every
+     * stream from one thread, and the frames, the write and the next poll of every stream must not queue behind it.
+     */
+    @Override
+    public void offer(Answer answer, BooleanSupplier claim) {
+        output.execute(() -> answer(answer, claim));
+    }
+
+    private void answer(Answer answer, BooleanSupplier claim) {
+        if (!claim.getAsBoolean()) {
+            return; // its deadline, a failure or the stream's end took the poll first
+        }
+        ParkedPoll answered = current.get();
+        if (answer instanceof Answer.News news) {
+            SseOutput.Sent sent = output.send(frames(news.answer()));
+            answered.completed(); // the poll is over; the stream goes on
+            if (sent == SseOutput.Sent.OVER_BUDGET) {
+                shed("more than events.sse.maxUnsentBytes unsent");
+            } else if (sent == SseOutput.Sent.QUEUED) {
+                poll();
+            }
+        } else if (answer instanceof Answer.Closing closing) {
+            with.metrics().shutdownEnds.mark();
+            end(new SseOutput.Frame(concat(SseFrames.retry(closing.retryAfterSeconds() * 1000L + jitterMs),
+                    finalEvent("closing", "server is stopping, reconnect")), 0));
+        } else if (answer instanceof Answer.Refused refused) {
+            with.metrics().hubRefusals.mark();
+            end(new SseOutput.Frame(finalEvent("refused", refused.reason()), 0));
+        }
+    }
+
+    @Override
+    public void expire() {
+        ParkedPoll expired = current.get();
+        // A topic asked without a cursor reads after the id the hub gave it when parked, so nothing published between
+        // this poll and the next is skipped.
+        expired.cursors().forEach((topic, cursor) -> {
+            if (cursors.containsKey(topic) && cursors.get(topic) == null) {
+                cursors.put(topic, cursor);
+            }
+        });
+        SseOutput.Sent sent = output.send(new SseOutput.Frame(SseFrames.heartbeat(), 0));
+        expired.completed();
+        if (sent == SseOutput.Sent.QUEUED) {
+            with.metrics().heartbeats.mark();
+            poll();
+        } else if (sent == SseOutput.Sent.OVER_BUDGET) {
+            shed("more than events.sse.maxUnsentBytes unsent");
+        }
+    }
+
+    @Override
+    public void abandon() {
+        output.close();
+        released();
+    }
+
+    /** Ends the stream after its lifetime: {@code event: reconnect}; the client comes back with its Last-Event-ID. */
+    void reconnect() {
+        if (!ending.get()) {
+            with.metrics().lifetimeEnds.mark();
+            end(new SseOutput.Frame(finalEvent("reconnect", "stream lifetime reached, reconnect"), 0));
+        }
+    }
+
+    /** Ends a stream whose client does not keep up, at once, without waiting for it (also one already ending); counted once. */
+    void shed(String reason) {
+        if (shed.compareAndSet(false, true)) {
+            ending.set(true);
+            with.metrics().shed.mark();
+            withdrawCurrent();
+            output.shed(new SseOutput.Frame(finalEvent("shed", reason), 0));
+        }
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+        released();
+        ParkedPoll poll = current.get();
+        if (poll != null) {
+            poll.completed();
+        }
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+        ParkedPoll poll = current.get();
+        if (poll != null) {
+            poll.failed(event.getThrowable()); // a parked poll: the hub claims it and calls abandon
+        }
+        output.close();
+        // Not only at onComplete: a request failed by an HTTP/2 reset from the client was seen to complete without it.
+        released();
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+        // No container timeout is set: the hub's deadlines (heartbeats) and the lifetime end a stream.
+        ending.set(true);
+        output.close();
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+        // Started once.
+    }
+
+    private void poll() {
+        if (ending.get()) {
+            return;
+        }
+        List<TopicCursor> asked = new ArrayList<>(cursors.size());
+        cursors.forEach((topic, cursor) -> asked.add(new TopicCursor(topic, cursor, epochs.get(topic))));
+        with.hub().poll(this, asked, with.heartbeatMs());
+    }
+
+    /** Ends the stream with {@code last} once what is queued before it is written. */
+    private void end(SseOutput.Frame last) {
+        if (ending.compareAndSet(false, true)) {
+            withdrawCurrent();
+            output.finish(last);
+        }
+    }
+
+    /** The request ended or failed: no more polls, the waiting one withdrawn, the stream's place given back (once). */
+    private void released() {
+        ending.set(true);
+        withdrawCurrent();
+        with.streams().closed(this);
+    }
+
+    private void withdrawCurrent() {
+        ParkedPoll poll = current.get();
+        if (poll != null) {
+            with.hub().withdraw(poll);
+        }
+    }
+
+    /**
+     * The frames of one answer, one per event, each with the stream's position after it; when events before them are
+     * lost (or the cursor was of another history), first an {@code event: missed} at the position before them.
+     * Advances the cursors.
+     */
+    private SseOutput.Frame[] frames(Object answer) {
+        List<Event> events;
+        boolean missed;
+        Map<String, Long> next = new LinkedHashMap<>();
+        Map<String, String> nextEpochs = new LinkedHashMap<>();
+        if (answer instanceof EventBatch batch) {
+            events = batch.events();
+            missed = batch.missed();
+            next.put(cursors.keySet().iterator().next(), batch.lastId());
+            if (batch.epoch() != null) {
+                nextEpochs.put(cursors.keySet().iterator().next(), batch.epoch());
+            }
+        } else {
+            TopicsBatch batch = (TopicsBatch) answer;
+            events = batch.events();
+            missed = batch.missed();
+            next.putAll(batch.cursors());
+            nextEpochs.putAll(batch.epochs());
+        }
+        List<SseOutput.Frame> frames = new ArrayList<>(events.size() + 1);
+        epochs.putAll(nextEpochs);
+        // The position before the first event: a topic without events here is at its new cursor already (a topic asked
+        // without one now has one); a topic with events just before its first (after a loss: not the old cursor).
+        Map<String, Long> before = new LinkedHashMap<>(cursors);
+        before.putAll(next);
+        for (Event event : events) {
+            before.merge(event.topic(), event.id() - 1, Math::min);
+        }
+        cursors.putAll(before);
+        if (missed) {
+            frames.add(new SseOutput.Frame(SseFrames.event(SseFrames.id(cursors, epochs), "missed", MISSED_DATA), 0));
+        }
+        byte[][] data = with.eventJson().of(answer, events);
+        for (int i = 0; i < data.length; i++) {
+            Event event = events.get(i);
+            cursors.put(event.topic(), event.id());
+            frames.add(new SseOutput.Frame(SseFrames.event(SseFrames.id(cursors, epochs), null, data[i]), 1));
+        }
+        cursors.putAll(next);
+        return frames.toArray(SseOutput.Frame[]::new);
+    }
+
+    private byte[] finalEvent(String type, String reason) {
+        return SseFrames.event(null, type, with.json().bytes(Map.of("reason", reason)));
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = new byte[first.length + second.length];
+        System.arraycopy(first, 0, both, 0, first.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+}

@@ -1,0 +1,53 @@
+package com.example.threading.events.sse;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import com.example.threading.events.http.EventRoutes;
+import com.example.threading.events.http.EventsHttp;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Server-Sent Events transport's one public face: {@code GET /events/stream} holds a stream of the hub's events on
+ * one response, each event one frame written by a {@code WriteListener}, slow readers shed, the streams bounded and
+ * swept.
+ */
+public final class SseTransport {
+
+    /** Path of the Server-Sent Events stream ({@code GET}). */
+    public static final String PATH = "/events/stream";
+
+    private static final Logger LOG = LoggerFactory.getLogger(SseTransport.class);
+    /** How often the streams are checked for a stalled reader or an ended lifetime. */
+    private static final long SWEEP_MS = 250;
+
+    private SseTransport() {
+    }
+
+    /**
+     * Adds {@code GET /events/stream} on {@code http}'s hub to {@code routes}, configured by {@code sse}, its metrics
+     * {@code events.sse.*} in {@code metrics}; {@code sweeper} sheds the streams that stopped draining and ends those
+     * past their lifetime.
+     */
+    public static void register(EventRoutes routes, EventsHttp http, SseConfiguration sse, MetricRegistry metrics,
+                                ScheduledExecutorService sweeper) {
+        SseStreams streams = new SseStreams(sse.getMaxStreams(), sse.getRetry().toMilliseconds(),
+                sse.getMaxLifetime().toNanoseconds(), sse.getDrainTimeout().toNanoseconds());
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                streams.sweep(System.nanoTime());
+            } catch (RuntimeException bug) {
+                LOG.error("sweeping the event streams failed; the next sweep retries", bug); // thrown, it would end the sweeps
+            }
+        }, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
+        metrics.register("events.sse.open", (Gauge<Integer>) streams::openCount);
+        metrics.register("events.sse.max-streams", (Gauge<Integer>) streams::maxStreams);
+        metrics.register("events.sse.unsent-bytes", (Gauge<Long>) streams::unsentBytes);
+        SseStream.Context with = new SseStream.Context(http.hub(), http.json(), new SseEventJson(http.json()), streams,
+                new SseMetrics(metrics), sse.getHeartbeat().toMilliseconds());
+        routes.add("GET", PATH, new SseServlet(with, http.access().limits(), http.access(), sse.getMaxUnsentBytes().toBytes(),
+                http.retryAfterSeconds(), System::nanoTime));
+    }
+}
