@@ -9,7 +9,7 @@
  *   <li>{@code scenario} and its sub-packages: the experiments, their options, result records and views.</li>
  *   <li>{@code report}: the report folder, plots, and the generic views of load phases.</li>
  *   <li>{@code engine}: measuring (generated load, polling clients, recorders, outcomes, schedules).</li>
- *   <li>{@code target}: the service under load (a child process or a running one) and CPU sampling.</li>
+ *   <li>{@code service}: the service under load (a child process or a running one) and CPU sampling.</li>
  * </ol>
  */
 package com.example.threading.load;

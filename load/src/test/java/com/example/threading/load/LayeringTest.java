@@ -7,7 +7,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.load.report.Report;
-import com.example.threading.load.target.LayeringViolationFixture;
+import com.example.threading.load.service.LayeringViolationFixture;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * The load tool's layers (see package-info.java) depend on each other one way only, checked on the compiled
  * classes, so a fully qualified name or an annotation counts as much as an import:
  * <pre>
- *   load (LoadTool) → scenario (+ one package per experiment) → report → engine → target
+ *   load (LoadTool) → scenario (+ one package per experiment) → report → engine (recording ← http ← jvm, traffic) → service
  * </pre>
  * A layer may use any layer below it, never one above; experiments never use each other; there are no cycles.
  */
@@ -43,12 +43,12 @@ class LayeringTest {
             .layer("scenario").definedBy(TOOL + ".scenario..")
             .layer("report").definedBy(TOOL + ".report..")
             .layer("engine").definedBy(TOOL + ".engine..")
-            .layer("target").definedBy(TOOL + ".target..")
+            .layer("service").definedBy(TOOL + ".service..")
             .whereLayer("tool").mayNotBeAccessedByAnyLayer()
             .whereLayer("scenario").mayOnlyBeAccessedByLayers("tool")
             .whereLayer("report").mayOnlyBeAccessedByLayers("tool", "scenario")
             .whereLayer("engine").mayOnlyBeAccessedByLayers("tool", "scenario", "report")
-            .whereLayer("target").mayOnlyBeAccessedByLayers("tool", "scenario", "report", "engine");
+            .whereLayer("service").mayOnlyBeAccessedByLayers("tool", "scenario", "report", "engine");
 
     @Test
     void eachLayerUsesOnlyTheLayersBelowIt() {
@@ -56,8 +56,22 @@ class LayeringTest {
     }
 
     @Test
+    void theEnginesRoomsDependOneWay() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("recording").definedBy(TOOL + ".engine.recording")
+                .layer("http").definedBy(TOOL + ".engine.http")
+                .layer("jvm").definedBy(TOOL + ".engine.jvm")
+                .layer("traffic").definedBy(TOOL + ".engine.traffic")
+                .whereLayer("jvm").mayNotBeAccessedByAnyLayer()
+                .whereLayer("traffic").mayNotBeAccessedByAnyLayer()
+                .whereLayer("http").mayOnlyBeAccessedByLayers("jvm", "traffic")
+                .whereLayer("recording").mayOnlyBeAccessedByLayers("http", "jvm", "traffic")
+                .check(MAIN);
+    }
+
+    @Test
     void everyClassIsInALayer() {
-        classes().should().resideInAnyPackage(TOOL, TOOL + ".scenario..", TOOL + ".report..", TOOL + ".engine..", TOOL + ".target..")
+        classes().should().resideInAnyPackage(TOOL, TOOL + ".scenario..", TOOL + ".report..", TOOL + ".engine..", TOOL + ".service..")
                 .check(MAIN);
     }
 
@@ -92,7 +106,7 @@ class LayeringTest {
         try (Stream<Path> files = Files.walk(root)) {
             files.filter(file -> file.toString().endsWith(".java")).forEach(file -> packages.add(file.getParent()));
         }
-        assertThat(packages).as("load, scenario, its 4 experiments, report, engine, target").hasSizeGreaterThanOrEqualTo(9);
+        assertThat(packages).as("load, scenario, its experiments, report, engine and its four rooms, service").hasSizeGreaterThanOrEqualTo(9);
         for (Path folder : packages) {
             Path info = folder.resolve("package-info.java");
             assertThat(info).as("package-info.java in " + folder).isRegularFile();

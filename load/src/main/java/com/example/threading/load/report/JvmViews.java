@@ -1,8 +1,8 @@
 package com.example.threading.load.report;
 
-import com.example.threading.load.engine.GcPauses;
-import com.example.threading.load.engine.JvmSample;
-import com.example.threading.load.engine.JvmWatch;
+import com.example.threading.load.engine.jvm.GcPauses;
+import com.example.threading.load.engine.jvm.JvmSample;
+import com.example.threading.load.engine.jvm.JvmWatch;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package com.example.threading.load.report;
 
-import com.example.threading.load.engine.IntervalSample;
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
-import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.engine.recording.IntervalSample;
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
+import com.example.threading.load.service.CpuClock;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

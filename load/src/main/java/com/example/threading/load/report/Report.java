@@ -1,6 +1,6 @@
 package com.example.threading.load.report;
 
-import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.recording.PhaseResult;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;

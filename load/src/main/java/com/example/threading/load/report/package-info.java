@@ -9,7 +9,7 @@
  * {@link com.example.threading.load.report.Durations} (durations as people type them and as
  * reports show them) and {@code Machine} (the machine and JDK a report came from).
  *
- * <p>May depend on: {@code engine} (the result records it presents) and {@code target} (core count). Never on
+ * <p>May depend on: {@code engine} (the result records it presents) and {@code service} (core count). Never on
  * the scenarios: a scenario's own views live with the scenario and build on these.
  */
 package com.example.threading.load.report;

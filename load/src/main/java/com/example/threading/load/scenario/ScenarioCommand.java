@@ -1,17 +1,17 @@
 package com.example.threading.load.scenario;
 
-import com.example.threading.load.engine.GcLog;
-import com.example.threading.load.engine.GcPauses;
-import com.example.threading.load.engine.JvmWatch;
-import com.example.threading.load.engine.Profiler;
-import com.example.threading.load.engine.Progress;
-import com.example.threading.load.engine.SimpleHttp;
-import com.example.threading.load.engine.ToolGcLog;
+import com.example.threading.load.engine.http.SimpleHttp;
+import com.example.threading.load.engine.jvm.GcLog;
+import com.example.threading.load.engine.jvm.GcPauses;
+import com.example.threading.load.engine.jvm.JvmWatch;
+import com.example.threading.load.engine.jvm.Profiler;
+import com.example.threading.load.engine.jvm.ToolGcLog;
+import com.example.threading.load.engine.recording.Progress;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.JvmViews;
 import com.example.threading.load.report.Report;
-import com.example.threading.load.target.Target;
-import com.example.threading.load.target.TargetOptions;
+import com.example.threading.load.service.Target;
+import com.example.threading.load.service.TargetOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario;
 
 import com.example.threading.load.report.Durations;
-import com.example.threading.load.target.TargetOptions;
+import com.example.threading.load.service.TargetOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -11,7 +11,7 @@
  * collects result records), those records, and its views (which build the scenario's tables, plots and
  * results.json data from the records, on top of {@code report}).
  *
- * <p>May depend on: {@code report}, {@code engine}, {@code target}. An experiment's package may use this
+ * <p>May depend on: {@code report}, {@code engine}, {@code service}. An experiment's package may use this
  * package; it never uses another experiment's package, and this package never uses one (only the tool at the
  * top lists them).
  */

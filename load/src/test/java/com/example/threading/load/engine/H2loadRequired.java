@@ -2,6 +2,7 @@ package com.example.threading.load.engine;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import com.example.threading.load.engine.http.H2load;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 

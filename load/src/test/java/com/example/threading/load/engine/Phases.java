@@ -1,5 +1,8 @@
 package com.example.threading.load.engine;
 
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;

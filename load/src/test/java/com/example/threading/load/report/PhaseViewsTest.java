@@ -2,10 +2,10 @@ package com.example.threading.load.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.Phases;
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,8 +3,8 @@ package com.example.threading.load.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.Phases;
+import com.example.threading.load.engine.recording.Outcome;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;

@@ -1,10 +1,10 @@
 package com.example.threading.load.scenario.cluster;
 
-import com.example.threading.load.engine.ClusterTraffic;
+import com.example.threading.load.engine.traffic.ClusterTraffic;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
-import com.example.threading.load.target.RedisServerProcess;
-import com.example.threading.load.target.Target;
+import com.example.threading.load.service.RedisServerProcess;
+import com.example.threading.load.service.Target;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.cluster;
 
-import com.example.threading.load.engine.ClusterTraffic;
+import com.example.threading.load.engine.traffic.ClusterTraffic;
 import com.example.threading.load.report.HistogramLogs;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;

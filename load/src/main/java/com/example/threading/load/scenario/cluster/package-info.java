@@ -9,6 +9,6 @@
  * {@code --redis-uri}, and the instances; drives the engine's {@code ClusterTraffic}). Measured into
  * {@code ClusterTraffic.Result} records; {@code ClusterView} builds the table, plot and results.json data.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.cluster;

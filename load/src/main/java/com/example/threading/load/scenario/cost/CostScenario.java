@@ -1,15 +1,15 @@
 package com.example.threading.load.scenario.cost;
 
-import com.example.threading.load.engine.EventPublisher;
-import com.example.threading.load.engine.H2load;
-import com.example.threading.load.engine.H2loadStretch;
-import com.example.threading.load.engine.Profiler;
-import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.engine.http.H2load;
+import com.example.threading.load.engine.http.H2loadStretch;
+import com.example.threading.load.engine.http.SimpleHttp;
+import com.example.threading.load.engine.jvm.Profiler;
+import com.example.threading.load.engine.traffic.EventPublisher;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
-import com.example.threading.load.target.CpuClock;
-import com.example.threading.load.target.Target;
+import com.example.threading.load.service.CpuClock;
+import com.example.threading.load.service.Target;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

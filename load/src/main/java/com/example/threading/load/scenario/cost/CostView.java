@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.cost;
 
-import com.example.threading.load.engine.H2load;
-import com.example.threading.load.engine.H2loadStretch;
+import com.example.threading.load.engine.http.H2load;
+import com.example.threading.load.engine.http.H2loadStretch;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.cost;
 
-import com.example.threading.load.engine.H2loadStretch;
+import com.example.threading.load.engine.http.H2loadStretch;
 import java.util.Optional;
 
 /**

@@ -12,6 +12,6 @@
  * endpoint's stretch measured, {@code FlameGraphs} what its profile stretches wrote; {@code CostView} builds the table,
  * notes and results.json data ({@code EndpointCost} rows) from them.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.cost;

@@ -1,14 +1,14 @@
 package com.example.threading.load.scenario.limit;
 
-import com.example.threading.load.engine.GeneratedLoad;
-import com.example.threading.load.engine.Load;
-import com.example.threading.load.engine.PhaseResult;
-import com.example.threading.load.engine.Progress;
-import com.example.threading.load.engine.Protocol;
-import com.example.threading.load.engine.Schedule;
+import com.example.threading.load.engine.http.GeneratedLoad;
+import com.example.threading.load.engine.http.Load;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.http.Schedule;
+import com.example.threading.load.engine.recording.PhaseResult;
+import com.example.threading.load.engine.recording.Progress;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
-import com.example.threading.load.target.Target;
+import com.example.threading.load.service.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package com.example.threading.load.scenario.limit;
 
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import org.HdrHistogram.Histogram;
 
 /**

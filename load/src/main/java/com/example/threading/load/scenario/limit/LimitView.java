@@ -1,9 +1,9 @@
 package com.example.threading.load.scenario.limit;
 
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
-import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;

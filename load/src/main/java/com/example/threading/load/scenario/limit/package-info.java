@@ -5,6 +5,6 @@
  * <p>Entry: {@link com.example.threading.load.scenario.limit.LimitScenario} (options, measuring). Measured into
  * {@code LimitStep} records; {@code LimitView} builds the tables and plots from them.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.limit;

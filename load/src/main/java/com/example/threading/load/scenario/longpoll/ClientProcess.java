@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.longpoll;
 
-import com.example.threading.load.engine.ClientConnections;
-import com.example.threading.load.engine.GcPauses;
+import com.example.threading.load.engine.http.ClientConnections;
+import com.example.threading.load.engine.jvm.GcPauses;
 
 /**
  * One process the long-poll clients ran in (the tool's own JVM, or a child JVM): its share of the clients, what their

@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.longpoll;
 
-import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.recording.PhaseResult;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 

@@ -1,16 +1,16 @@
 package com.example.threading.load.scenario.longpoll;
 
-import com.example.threading.load.engine.GeneratedLoad;
-import com.example.threading.load.engine.HistogramLogs;
-import com.example.threading.load.engine.MergedPhase;
-import com.example.threading.load.engine.PhaseRecorder;
-import com.example.threading.load.engine.PhaseResult;
-import com.example.threading.load.engine.PollingClients;
-import com.example.threading.load.engine.Progress;
-import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.engine.http.GeneratedLoad;
+import com.example.threading.load.engine.http.SimpleHttp;
+import com.example.threading.load.engine.recording.HistogramLogs;
+import com.example.threading.load.engine.recording.MergedPhase;
+import com.example.threading.load.engine.recording.PhaseRecorder;
+import com.example.threading.load.engine.recording.PhaseResult;
+import com.example.threading.load.engine.recording.Progress;
+import com.example.threading.load.engine.traffic.PollingClients;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
-import com.example.threading.load.target.Target;
+import com.example.threading.load.service.Target;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package com.example.threading.load.scenario.longpoll;
 
-import com.example.threading.load.engine.ClientConnections;
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.http.ClientConnections;
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Report;

@@ -1,15 +1,15 @@
 package com.example.threading.load.scenario.longpoll;
 
-import com.example.threading.load.engine.ClientConnections;
-import com.example.threading.load.engine.GcLog;
-import com.example.threading.load.engine.GcPauses;
-import com.example.threading.load.engine.PhaseRecorder;
-import com.example.threading.load.engine.PhaseResult;
-import com.example.threading.load.engine.PollingClients;
-import com.example.threading.load.engine.Progress;
-import com.example.threading.load.target.ChildOutput;
-import com.example.threading.load.target.ChildProcesses;
-import com.example.threading.load.target.ServerCpu;
+import com.example.threading.load.engine.http.ClientConnections;
+import com.example.threading.load.engine.jvm.GcLog;
+import com.example.threading.load.engine.jvm.GcPauses;
+import com.example.threading.load.engine.recording.PhaseRecorder;
+import com.example.threading.load.engine.recording.PhaseResult;
+import com.example.threading.load.engine.recording.Progress;
+import com.example.threading.load.engine.traffic.PollingClients;
+import com.example.threading.load.service.ChildOutput;
+import com.example.threading.load.service.ChildProcesses;
+import com.example.threading.load.service.ServerCpu;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -8,6 +8,6 @@
  * child JVMs, {@code PollingProcess}, split by {@code ClientShares}). Measured into {@code EndpointPolls} records; {@code LongPollView}
  * builds the tables, plots and results.json data from them.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.longpoll;

@@ -1,16 +1,16 @@
 package com.example.threading.load.scenario.probe;
 
-import com.example.threading.load.engine.CrossCheck;
-import com.example.threading.load.engine.GcPauses;
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
-import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.http.CrossCheck;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.jvm.GcPauses;
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
-import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.service.CpuClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package com.example.threading.load.scenario.probe;
 
-import com.example.threading.load.engine.CrossCheck;
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
-import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.http.CrossCheck;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

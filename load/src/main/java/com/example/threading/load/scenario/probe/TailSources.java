@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.probe;
 
-import com.example.threading.load.engine.GcPauses;
+import com.example.threading.load.engine.jvm.GcPauses;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -7,6 +7,6 @@
  * search). Measured into {@code ProtocolRun} and {@code SearchStep} records; {@code ProbeView} builds the
  * notes, tables and plots from them as each step of the run ends.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.probe;

@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.soak;
 
-import com.example.threading.load.engine.ForcedGc;
-import com.example.threading.load.engine.GcLog;
+import com.example.threading.load.engine.jvm.ForcedGc;
+import com.example.threading.load.engine.jvm.GcLog;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import java.time.Duration;

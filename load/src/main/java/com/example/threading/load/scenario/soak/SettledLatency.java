@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.soak;
 
-import com.example.threading.load.engine.HistogramLogs;
-import com.example.threading.load.engine.LatencySummary;
+import com.example.threading.load.engine.recording.HistogramLogs;
+import com.example.threading.load.engine.recording.LatencySummary;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

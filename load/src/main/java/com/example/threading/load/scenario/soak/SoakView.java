@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.soak;
 
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.PhaseResult;
+import com.example.threading.load.engine.recording.LatencySummary;
+import com.example.threading.load.engine.recording.PhaseResult;
 import com.example.threading.load.report.PhaseViews;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;

@@ -14,6 +14,6 @@
  * {@code ForcedGc} readings and the GC log); {@code Growth} decides flat or growing; {@code SoakView} builds the
  * tables and plots; {@code ForcedGcs} says what the forced collections cost.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.soak;

@@ -1,8 +1,8 @@
 package com.example.threading.load.scenario.sse;
 
-import com.example.threading.load.engine.Protocol;
-import com.example.threading.load.engine.ServerMetrics;
-import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.http.SimpleHttp;
+import com.example.threading.load.engine.jvm.ServerMetrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.sse;
 
-import com.example.threading.load.engine.DeliveryLedger;
+import com.example.threading.load.engine.traffic.DeliveryLedger;
 import java.util.List;
 import java.util.Set;
 

@@ -1,10 +1,10 @@
 package com.example.threading.load.scenario.sse;
 
-import com.example.threading.load.engine.DaemonThreads;
-import com.example.threading.load.engine.DeliveryLedger;
-import com.example.threading.load.engine.Protocol;
-import com.example.threading.load.engine.ServerMetrics;
-import com.example.threading.load.engine.TopicsTraffic;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.jvm.ServerMetrics;
+import com.example.threading.load.engine.traffic.DaemonThreads;
+import com.example.threading.load.engine.traffic.DeliveryLedger;
+import com.example.threading.load.engine.traffic.TopicsTraffic;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

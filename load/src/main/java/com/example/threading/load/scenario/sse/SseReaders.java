@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.sse;
 
-import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.http.Protocol;
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.time.Duration;

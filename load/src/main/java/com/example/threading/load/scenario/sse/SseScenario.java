@@ -1,12 +1,12 @@
 package com.example.threading.load.scenario.sse;
 
-import com.example.threading.load.engine.ForcedGc;
-import com.example.threading.load.engine.Protocol;
-import com.example.threading.load.engine.ServerMetrics;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.jvm.ForcedGc;
+import com.example.threading.load.engine.jvm.ServerMetrics;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
-import com.example.threading.load.target.Target;
+import com.example.threading.load.service.Target;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -9,6 +9,6 @@
  * {@code BatchRounds} and {@code RoomTraffic} measure (the server's side read with the engine's {@code ServerMetrics}), {@code RoomChecks}
  * checks the ledgers, {@code SseView} builds the tables, plot and results.json data.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.sse;

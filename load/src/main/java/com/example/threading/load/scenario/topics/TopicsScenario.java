@@ -1,14 +1,14 @@
 package com.example.threading.load.scenario.topics;
 
-import com.example.threading.load.engine.GcPauses;
-import com.example.threading.load.engine.ServerMetrics;
-import com.example.threading.load.engine.TopicsTraffic;
+import com.example.threading.load.engine.jvm.GcPauses;
+import com.example.threading.load.engine.jvm.ServerMetrics;
+import com.example.threading.load.engine.traffic.TopicsTraffic;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
-import com.example.threading.load.target.CpuClock;
-import com.example.threading.load.target.RedisClusterProcesses;
-import com.example.threading.load.target.RedisServerProcess;
-import com.example.threading.load.target.Target;
+import com.example.threading.load.service.CpuClock;
+import com.example.threading.load.service.RedisClusterProcesses;
+import com.example.threading.load.service.RedisServerProcess;
+import com.example.threading.load.service.Target;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package com.example.threading.load.scenario.topics;
 
-import com.example.threading.load.engine.GcPauses;
-import com.example.threading.load.engine.ServerMetrics;
-import com.example.threading.load.engine.TopicsTraffic;
+import com.example.threading.load.engine.jvm.GcPauses;
+import com.example.threading.load.engine.jvm.ServerMetrics;
+import com.example.threading.load.engine.traffic.TopicsTraffic;
 import com.example.threading.load.report.HistogramLogs;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;

@@ -8,6 +8,6 @@
  * Redis or takes {@code --redis-uri}; drives the engine's {@code TopicsTraffic}). {@code TopicsView} builds the tables,
  * plot and results.json data.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.topics;

@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.topology;
 
-import com.example.threading.load.target.topology.HaproxyStats;
-import com.example.threading.load.target.topology.Topology;
+import com.example.threading.load.service.topology.HaproxyStats;
+import com.example.threading.load.service.topology.Topology;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

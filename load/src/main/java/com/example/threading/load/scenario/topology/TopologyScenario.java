@@ -1,14 +1,14 @@
 package com.example.threading.load.scenario.topology;
 
-import com.example.threading.load.engine.RotationWatch;
-import com.example.threading.load.engine.RotationWatch.Source;
-import com.example.threading.load.engine.TopologyTraffic;
+import com.example.threading.load.engine.traffic.RotationWatch;
+import com.example.threading.load.engine.traffic.RotationWatch.Source;
+import com.example.threading.load.engine.traffic.TopologyTraffic;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
-import com.example.threading.load.target.topology.ComposeFile;
-import com.example.threading.load.target.topology.LinkFault;
-import com.example.threading.load.target.topology.Prerequisites;
-import com.example.threading.load.target.topology.Topology;
+import com.example.threading.load.service.topology.ComposeFile;
+import com.example.threading.load.service.topology.LinkFault;
+import com.example.threading.load.service.topology.Prerequisites;
+import com.example.threading.load.service.topology.Topology;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.topology;
 
-import com.example.threading.load.engine.TopologyTraffic;
+import com.example.threading.load.engine.traffic.TopologyTraffic;
 import com.example.threading.load.report.HistogramLogs;
 import com.example.threading.load.report.Plots;
 import com.example.threading.load.report.Report;

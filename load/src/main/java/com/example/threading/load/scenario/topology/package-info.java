@@ -11,6 +11,6 @@
  * {@code RotationFigure} and {@code DeploymentCheck} records; {@code TopologyView} builds the tables, the goals, the
  * plot and results.json's {@code topology}.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.topology;

@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.wave;
 
-import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.engine.http.SimpleHttp;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.Deadline;
 import java.net.URI;

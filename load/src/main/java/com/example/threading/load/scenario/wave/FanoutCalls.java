@@ -1,6 +1,6 @@
 package com.example.threading.load.scenario.wave;
 
-import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.engine.http.SimpleHttp;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

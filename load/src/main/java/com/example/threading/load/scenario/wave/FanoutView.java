@@ -1,7 +1,7 @@
 package com.example.threading.load.scenario.wave;
 
-import com.example.threading.load.engine.LatencySummary;
-import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.engine.http.SimpleHttp;
+import com.example.threading.load.engine.recording.LatencySummary;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
 import com.fasterxml.jackson.databind.JsonNode;

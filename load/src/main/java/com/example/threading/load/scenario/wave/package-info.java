@@ -8,6 +8,6 @@
  * tables, plots and results.json data from them. {@code Fanout} is the fan-out part: its own options (a picocli
  * mixin of the command) and measuring.
  *
- * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code target}; no other experiment.
+ * <p>May depend on: {@code scenario}, {@code report}, {@code engine}, {@code service}; no other experiment.
  */
 package com.example.threading.load.scenario.wave;

@@ -2,11 +2,11 @@ package com.example.threading.load.scenario.cost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.H2load;
-import com.example.threading.load.engine.H2loadStretch;
+import com.example.threading.load.engine.http.H2load;
+import com.example.threading.load.engine.http.H2loadStretch;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
-import com.example.threading.load.target.CpuClock;
+import com.example.threading.load.service.CpuClock;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

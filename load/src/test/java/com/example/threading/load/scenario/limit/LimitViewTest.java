@@ -2,9 +2,9 @@ package com.example.threading.load.scenario.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.Outcome;
 import com.example.threading.load.engine.Phases;
-import com.example.threading.load.engine.Protocol;
+import com.example.threading.load.engine.http.Protocol;
+import com.example.threading.load.engine.recording.Outcome;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static com.example.threading.load.scenario.ReportAssertions.assertReportF
 import static com.example.threading.load.scenario.ReportAssertions.phase;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.HistogramLogs;
+import com.example.threading.load.engine.recording.HistogramLogs;
 import com.example.threading.load.scenario.ReportAssertions;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package com.example.threading.load.scenario.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.ForcedGc;
-import com.example.threading.load.engine.GcLog;
+import com.example.threading.load.engine.jvm.ForcedGc;
+import com.example.threading.load.engine.jvm.GcLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

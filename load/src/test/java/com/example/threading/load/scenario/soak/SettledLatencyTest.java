@@ -2,7 +2,7 @@ package com.example.threading.load.scenario.soak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.LatencySummary;
+import com.example.threading.load.engine.recording.LatencySummary;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,10 +3,10 @@ package com.example.threading.load.scenario.soak;
 import static com.example.threading.load.scenario.ReportAssertions.assertReportFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.ForcedGc;
-import com.example.threading.load.engine.GcLog;
-import com.example.threading.load.engine.IntervalSample;
-import com.example.threading.load.engine.JvmSample;
+import com.example.threading.load.engine.jvm.ForcedGc;
+import com.example.threading.load.engine.jvm.GcLog;
+import com.example.threading.load.engine.jvm.JvmSample;
+import com.example.threading.load.engine.recording.IntervalSample;
 import com.example.threading.load.scenario.ReportAssertions;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package com.example.threading.load.scenario.sse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.DeliveryLedger;
+import com.example.threading.load.engine.traffic.DeliveryLedger;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static com.example.threading.load.scenario.ReportAssertions.assertReportF
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.load.scenario.ReportAssertions;
-import com.example.threading.load.target.topology.Network;
-import com.example.threading.load.target.topology.TopologyMachine;
+import com.example.threading.load.service.topology.Network;
+import com.example.threading.load.service.topology.TopologyMachine;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package com.example.threading.load.scenario.wave;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.example.threading.load.engine.Outcome;
-import com.example.threading.load.engine.PhaseResult;
 import com.example.threading.load.engine.Phases;
-import com.example.threading.load.engine.SimpleHttp;
+import com.example.threading.load.engine.http.SimpleHttp;
+import com.example.threading.load.engine.recording.Outcome;
+import com.example.threading.load.engine.recording.PhaseResult;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.report.Table;
 import java.nio.file.Path;

@@ -1,0 +1,477 @@
+package com.example.threading.load.engine.traffic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Chat-room traffic on the long-poll's topics, the shape of CometD's benchmark: {@code clients} clients, each a member
+ * of {@code roomsPerClient} of {@code rooms} rooms (topics), each holding one long poll of all its rooms with their
+ * cursors ({@code GET /events?topic=room-1:4&topic=room-11:0&...}) and polling again as soon as it is answered;
+ * messages of {@code messageBytes} are published at a fixed rate in batches of {@code batchSize} sent at the same
+ * instant (CometD's benchmark sends 10 per batch), round-robin over the instances: a batch in one
+ * {@code POST /events/batch} (as CometD sends a batch in one request), or each message in its own {@code POST /events}. Each
+ * client keeps a {@link DeliveryLedger} per room (ids are per topic) that counts lost, duplicated and out-of-order
+ * messages. Delivery latency is from a publish's intended send time (open model: a late send does not hide its wait)
+ * to each member's receipt, once per member and message, in microseconds.
+ *
+ * <p>Rooms are assigned without randomness: client {@code c} is in rooms {@code (c + k * (rooms / roomsPerClient)) %
+ * rooms} for {@code k < roomsPerClient}, so every room has the same number of members when {@code clients} is a
+ * multiple of {@code rooms}; the rooms of each batch come from {@link BatchRooms}, round-robin or drawn with a fixed
+ * seed, so two runs send the same requests.
+ *
+ * <p>Thread-safety: {@link #run} is called once, on the scenario's thread. The publisher runs on a scheduler and reads
+ * its answers on an HTTP client of its own (it is another program than the members); each client's poll chain runs on
+ * the members' HTTP client's threads: a client's next poll is sent only after its answer was recorded, so each
+ * client's ledgers are touched by one thread at a time, each completion happening-before the next send. They share
+ * only concurrent maps and a queue, atomics, a latch and the publishes' latency {@code Recorder} (written by the
+ * publisher's client's thread). The scenario's thread waits for every publish's answer (their futures, queued by the
+ * publisher) before it starts the drain, so the newest ids the clients catch up to, and the publishes' latencies, are
+ * final; it fills the delivery latency histogram after the latch, which every chain counts down when it ends.
+ */
+public final class TopicsTraffic {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Pause before a client polls again after a refused or failed poll, so a refusal does not become a busy loop. */
+    private static final long RETRY_MS = 100;
+
+    /** Longest wait for a publish's answer; the drain waits for every answer, so this bounds that wait too. */
+    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * What to send: the instances' base URIs and the benchmark's shape; room {@code r} is the topic
+     * {@code <roomPrefix><r>} (a warm-up run uses other rooms than the measured run that follows it on the same service);
+     * {@code oneRequestPerBatch}: a batch's messages in one {@code POST /events/batch}, else one {@code POST /events} each.
+     */
+    public record Plan(List<URI> instances, String roomPrefix, int clients, int rooms, int roomsPerClient, int messageBytes,
+                       double messagesPerSecond, int batchSize, boolean oneRequestPerBatch, Duration duration, int pollTimeoutSeconds) {
+
+        /** Checks the shape: each client's rooms distinct, at least one of everything, a prefix of a topic name. */
+        public Plan {
+            instances = List.copyOf(instances);
+            if (!roomPrefix.matches("[A-Za-z0-9._-]{1,50}")) {
+                throw new IllegalArgumentException("a room prefix is 1 to 50 of [A-Za-z0-9._-], not " + roomPrefix);
+            }
+            if (instances.isEmpty() || clients < 1 || rooms < 1 || roomsPerClient < 1 || roomsPerClient > rooms
+                    || messagesPerSecond <= 0 || batchSize < 1 || pollTimeoutSeconds < 1) {
+                throw new IllegalArgumentException("need instances, clients >= 1, 1 <= rooms per client <= rooms, a rate "
+                        + "> 0, a batch size >= 1 and a poll timeout >= 1 s; got " + clients + " clients, " + rooms + " rooms, "
+                        + roomsPerClient + " per client, " + messagesPerSecond + "/s, batches of " + batchSize + ", timeout "
+                        + pollTimeoutSeconds);
+            }
+        }
+    }
+
+    /** What a run measured; rates are over the publishing time. */
+    public record Result(int instances, long published, long publishFailures, Map<String, Long> publishFailureKinds,
+                         long expectedDeliveries, long deliveries,
+                         long lost, long skipped, long duplicated, long outOfOrder, long missedAnswers, long polls, long timedOutPolls,
+                         long refusedPolls, long failedPolls, double maxPublishLagMs, Histogram publishMicros, Histogram deliveryMicros,
+                         double publishingSeconds) {
+
+        /** Deliveries never read although still ahead of the client's cursor when the drain ended: late, not skipped. */
+        public long unreadAtEnd() {
+            return lost - skipped;
+        }
+
+        /** Messages published per second. */
+        public double messagesPerSecond() {
+            return published / publishingSeconds;
+        }
+
+        /** First receipts per second (a message delivered to 100 members is 100 deliveries). */
+        public double deliveriesPerSecond() {
+            return deliveries / publishingSeconds;
+        }
+    }
+
+    private final Plan plan;
+
+    /** Traffic following {@code plan}. */
+    public TopicsTraffic(Plan plan) {
+        this.plan = plan;
+    }
+
+    /** The topic name of room {@code room}. */
+    private String topic(int room) {
+        return plan.roomPrefix() + room;
+    }
+
+    /** The rooms client {@code client} is a member of (distinct, deterministic). */
+    public static int[] roomsOf(int client, int rooms, int roomsPerClient) {
+        int stride = rooms / roomsPerClient;
+        int[] of = new int[roomsPerClient];
+        for (int k = 0; k < roomsPerClient; k++) {
+            of[k] = (client + k * stride) % rooms;
+        }
+        return of;
+    }
+
+    /**
+     * Publishes for the duration while the clients poll, waits for every publish's answer, lets the clients catch up (a
+     * drain of up to twice the poll timeout), and returns what they saw.
+     */
+    public Result run() throws InterruptedException {
+        ExecutorService httpThreads = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), daemon("topics-http"));
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        // The publisher is another program than the members (a backend, not a browser): a client of its own, so its
+        // answers are not read behind the hundreds of poll answers each batch sets off on the members' client.
+        ExecutorService publishThreads = Executors.newSingleThreadExecutor(daemon("topics-publish-http"));
+        HttpClient publishClient = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(publishThreads)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, daemon("topics-timer"));
+        List<Map<Long, Long>> publishedAtNanos = new ArrayList<>();
+        for (int room = 0; room < plan.rooms(); room++) {
+            publishedAtNanos.add(new ConcurrentHashMap<>());
+        }
+        AtomicLongArray newestPublished = new AtomicLongArray(plan.rooms());
+        AtomicLong publishFailures = new AtomicLong();
+        Map<String, AtomicLong> publishFailureKinds = new ConcurrentHashMap<>();
+        AtomicLong maxLagNanos = new AtomicLong();
+        // From a publish's intended send time to its 200 (the event is in the stream by then), taken on the client's threads.
+        Recorder publishLatency = new Recorder(3_600_000_000L, 3);
+        Counters counters = new Counters();
+        AtomicLong publishingEndedAt = new AtomicLong(Long.MAX_VALUE);
+        long drainNanos = TimeUnit.SECONDS.toNanos(2L * plan.pollTimeoutSeconds());
+        CountDownLatch clientsDone = new CountDownLatch(plan.clients());
+        List<Member> members = new ArrayList<>(plan.clients());
+        for (int c = 0; c < plan.clients(); c++) {
+            Member member = new Member(c, roomsOf(c, plan.rooms(), plan.roomsPerClient()), client, timers, newestPublished,
+                    publishingEndedAt, drainNanos, counters, clientsDone);
+            members.add(member);
+            member.poll();
+        }
+
+        ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor(daemon("topics-publisher"));
+        long start = System.nanoTime();
+        long periodNanos = (long) (1e9 * plan.batchSize() / plan.messagesPerSecond());
+        AtomicLong batches = new AtomicLong();
+        BatchRooms batchRooms = new BatchRooms(plan.rooms(), plan.batchSize()); // the publisher's thread's alone
+        Queue<CompletableFuture<Void>> publishAnswers = new ConcurrentLinkedQueue<>();
+        // On the HTTP client's threads: a message's id (-1 when it was not published) and what went wrong otherwise.
+        PublishAnswer answered = (room, id, failureKind, intended) -> {
+            if (id > 0) {
+                publishLatency.recordValue(Math.max(0, (System.nanoTime() - intended) / 1_000));
+                publishedAtNanos.get(room).put(id, intended);
+                newestPublished.accumulateAndGet(room, id, Math::max);
+            } else {
+                publishFailures.incrementAndGet();
+                publishFailureKinds.computeIfAbsent(failureKind, k -> new AtomicLong()).incrementAndGet();
+            }
+        };
+        publisher.scheduleAtFixedRate(() -> {
+            long batch = batches.getAndIncrement();
+            long intended = start + batch * periodNanos;
+            maxLagNanos.accumulateAndGet(System.nanoTime() - intended, Math::max);
+            URI instance = plan.instances().get((int) (batch % plan.instances().size()));
+            int[] rooms = batchRooms.next();
+            long first = batch * rooms.length;
+            if (plan.oneRequestPerBatch()) {
+                StringBuilder events = new StringBuilder("[");
+                for (int i = 0; i < rooms.length; i++) {
+                    events.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic(rooms[i])).append("\",\"data\":")
+                            .append(message(first + i, plan.messageBytes())).append('}');
+                }
+                publishAnswers.add(send(publishClient, instance.resolve("/events/batch"), events.append(']').toString())
+                        .handle((response, failure) -> {
+                            List<Long> ids = failure != null ? Collections.nCopies(rooms.length, -1L)
+                                    : idsOf(response.statusCode(), response.body(), rooms.length);
+                            String failureKind = kindOf(response, failure);
+                            for (int i = 0; i < rooms.length; i++) {
+                                answered.accept(rooms[i], ids.get(i), failureKind, intended);
+                            }
+                            return null;
+                        }));
+            } else {
+                for (int i = 0; i < rooms.length; i++) {
+                    int room = rooms[i];
+                    publishAnswers.add(send(publishClient, instance.resolve("/events?topic=" + topic(room)), message(first + i, plan.messageBytes()))
+                            .handle((response, failure) -> {
+                                long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
+                                answered.accept(room, id, kindOf(response, failure), intended);
+                                return null;
+                            }));
+                }
+            }
+        }, 0, periodNanos, TimeUnit.NANOSECONDS);
+
+        Thread.sleep(plan.duration().toMillis());
+        publisher.shutdown();
+        if (!publisher.awaitTermination(10, TimeUnit.SECONDS)) {
+            // A publish still being handed to the client would add to publishAnswers after the wait below began.
+            throw new IllegalStateException("the publisher's thread did not stop within 10 s: the tool is stuck");
+        }
+        double publishingSeconds = (System.nanoTime() - start) / 1e9;
+        // The drain starts once every publish is answered: a client compares its cursors with the newest ids answered so
+        // far, so one that is caught up before a slow publish's answer would stop and count that message late.
+        try {
+            CompletableFuture.allOf(publishAnswers.toArray(CompletableFuture<?>[]::new))
+                    .get(PUBLISH_TIMEOUT.toSeconds() + 5L, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException stuck) {
+            throw new IllegalStateException("publishes still unanswered after their own timeout: the tool is stuck", stuck);
+        }
+        publishingEndedAt.set(System.nanoTime());
+        publishThreads.shutdownNow();
+        boolean drained = clientsDone.await(TimeUnit.NANOSECONDS.toMillis(drainNanos) + TimeUnit.SECONDS.toMillis(plan.pollTimeoutSeconds() + 15L),
+                TimeUnit.MILLISECONDS);
+        timers.shutdownNow();
+        httpThreads.shutdownNow();
+        if (!drained) {
+            throw new IllegalStateException(clientsDone.getCount() + " clients still polling long after the drain: the tool is stuck");
+        }
+
+        Histogram latency = new Histogram(3_600_000_000L, 3);
+        long published = 0;
+        long expected = 0;
+        long deliveries = 0;
+        long lost = 0;
+        long skipped = 0;
+        long duplicated = 0;
+        long outOfOrder = 0;
+        int[] membersOf = new int[plan.rooms()];
+        for (Member member : members) {
+            for (int room : member.rooms) {
+                membersOf[room]++;
+            }
+        }
+        for (int room = 0; room < plan.rooms(); room++) {
+            published += publishedAtNanos.get(room).size();
+            expected += (long) publishedAtNanos.get(room).size() * membersOf[room];
+        }
+        for (Member member : members) {
+            for (int k = 0; k < member.rooms.length; k++) {
+                Map<Long, Long> sent = publishedAtNanos.get(member.rooms[k]);
+                DeliveryLedger ledger = member.ledgers.get(member.rooms[k]);
+                for (Map.Entry<Long, Long> message : sent.entrySet()) {
+                    long sentAt = message.getValue();
+                    ledger.receivedAt(message.getKey()).ifPresent(at -> latency.recordValue(Math.max(0, (at - sentAt) / 1_000)));
+                }
+                lost += ledger.lost(sent.keySet());
+                skipped += ledger.skipped(sent.keySet(), member.cursors[k]); // read after the chain ended (the latch)
+                duplicated += ledger.duplicated();
+                outOfOrder += ledger.outOfOrder();
+                deliveries += ledger.received() - ledger.duplicated();
+            }
+        }
+        Map<String, Long> failureKinds = new TreeMap<>();
+        publishFailureKinds.forEach((kind, count) -> failureKinds.put(kind, count.get()));
+        return new Result(plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, skipped, duplicated, outOfOrder,
+                counters.missedAnswers.get(), counters.polls.get(), counters.timedOutPolls.get(), counters.refusedPolls.get(), counters.failedPolls.get(),
+                maxLagNanos.get() / 1e6, publishLatency.getIntervalHistogram(), latency, publishingSeconds);
+    }
+
+    /** Counts shared by every client's poll chain. */
+    private static final class Counters {
+        final AtomicLong polls = new AtomicLong();
+        final AtomicLong missedAnswers = new AtomicLong();
+        final AtomicLong refusedPolls = new AtomicLong();
+        final AtomicLong timedOutPolls = new AtomicLong();
+        final AtomicLong failedPolls = new AtomicLong();
+    }
+
+    /** One client: its rooms, cursors and ledgers, and its chain of polls (one in flight at a time). */
+    private final class Member {
+        private final int index;
+        private final int[] rooms;
+        private final Map<Integer, DeliveryLedger> ledgers = new LinkedHashMap<>();
+        private final Map<String, Integer> roomOfTopic = new LinkedHashMap<>();
+        private final long[] cursors;
+        private final HttpClient client;
+        private final ScheduledExecutorService timers;
+        private final AtomicLongArray newestPublished;
+        private final AtomicLong publishingEndedAt;
+        private final long drainNanos;
+        private final Counters counters;
+        private final CountDownLatch done;
+
+        Member(int index, int[] rooms, HttpClient client, ScheduledExecutorService timers, AtomicLongArray newestPublished,
+               AtomicLong publishingEndedAt, long drainNanos, Counters counters, CountDownLatch done) {
+            this.index = index;
+            this.rooms = rooms;
+            this.cursors = new long[rooms.length];
+            for (int room : rooms) {
+                ledgers.put(room, new DeliveryLedger(0));
+                roomOfTopic.put(topic(room), room);
+            }
+            this.client = client;
+            this.timers = timers;
+            this.newestPublished = newestPublished;
+            this.publishingEndedAt = publishingEndedAt;
+            this.drainNanos = drainNanos;
+            this.counters = counters;
+            this.done = done;
+        }
+
+        /** Sends the next poll, or ends the chain once publishing has ended and this client is caught up or out of time. */
+        void poll() {
+            long endedAt = publishingEndedAt.get();
+            if (endedAt != Long.MAX_VALUE && (caughtUp() || System.nanoTime() - endedAt > drainNanos)) {
+                done.countDown();
+                return;
+            }
+            StringBuilder query = new StringBuilder("/events?timeout=").append(plan.pollTimeoutSeconds());
+            for (int k = 0; k < rooms.length; k++) {
+                query.append("&topic=").append(topic(rooms[k])).append(':').append(cursors[k]);
+            }
+            URI instance = plan.instances().get(index % plan.instances().size());
+            HttpRequest request = HttpRequest.newBuilder(instance.resolve(query.toString()))
+                    .timeout(Duration.ofSeconds(plan.pollTimeoutSeconds() + 10L)).GET().build();
+            counters.polls.incrementAndGet();
+            CompletableFuture<HttpResponse<String>> answer = client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            answer.whenComplete((response, failure) -> {
+                long receivedAt = System.nanoTime();
+                boolean again;
+                try {
+                    again = failure == null && record(response, receivedAt);
+                } catch (RuntimeException unreadable) {
+                    counters.failedPolls.incrementAndGet();
+                    again = false;
+                }
+                if (failure != null) {
+                    counters.failedPolls.incrementAndGet();
+                }
+                if (again) {
+                    poll();
+                } else {
+                    timers.schedule(this::poll, RETRY_MS, TimeUnit.MILLISECONDS);
+                }
+            });
+        }
+
+        /** Records an answer; true to poll again at once, false to wait a little first (refused or failed). */
+        private boolean record(HttpResponse<String> response, long receivedAt) {
+            if (response.statusCode() == 503 || response.statusCode() == 429) {
+                counters.refusedPolls.incrementAndGet();
+                return false;
+            }
+            if (response.statusCode() == 204) {
+                counters.timedOutPolls.incrementAndGet(); // nothing new within the poll's timeout: poll again
+                return true;
+            }
+            if (response.statusCode() != 200) {
+                counters.failedPolls.incrementAndGet();
+                return false;
+            }
+            JsonNode body;
+            try {
+                body = JSON.readTree(response.body());
+            } catch (IOException e) {
+                counters.failedPolls.incrementAndGet();
+                return false;
+            }
+            if (body.path("missed").asBoolean()) {
+                counters.missedAnswers.incrementAndGet();
+            }
+            for (JsonNode event : body.path("events")) {
+                Integer room = roomOfTopic.get(event.path("topic").asText());
+                if (room != null) {
+                    ledgers.get(room).receive(event.path("id").asLong(), receivedAt);
+                }
+            }
+            JsonNode answered = body.path("cursors");
+            for (int k = 0; k < rooms.length; k++) {
+                long cursor = answered.isObject() ? answered.path(topic(rooms[k])).asLong(cursors[k]) : body.path("lastId").asLong(cursors[k]);
+                cursors[k] = Math.max(cursors[k], cursor);
+            }
+            return true;
+        }
+
+        private boolean caughtUp() {
+            for (int k = 0; k < rooms.length; k++) {
+                if (cursors[k] < newestPublished.get(rooms[k])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Message {@code n} as JSON of {@code bytes} bytes (or the shortest it can be): {@code {"n":<n>,"p":"xx…"}}. */
+    public static String message(long n, int bytes) {
+        String bare = "{\"n\":" + n + ",\"p\":\"\"}";
+        return "{\"n\":" + n + ",\"p\":\"" + "x".repeat(Math.max(0, bytes - bare.length())) + "\"}";
+    }
+
+    /** What the publisher does with each message's answer. */
+    @FunctionalInterface
+    private interface PublishAnswer {
+        void accept(int room, long id, String failureKind, long intendedNanos);
+    }
+
+    private static CompletableFuture<HttpResponse<String>> send(HttpClient client, URI uri, String json) {
+        HttpRequest post = HttpRequest.newBuilder(uri).timeout(PUBLISH_TIMEOUT).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        return client.sendAsync(post, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** How a publish that gave no id went wrong: the exception's class, or the HTTP status. */
+    private static String kindOf(HttpResponse<String> response, Throwable failure) {
+        return failure != null ? failure.getClass().getSimpleName() : "HTTP " + response.statusCode();
+    }
+
+    /**
+     * The ids of a batch's {@code count} messages from its answer ({@code status}, {@code body}), -1 for each one not
+     * published: {@code 200} {@code {"events":[…]}}, or {@code 503} with {@code null} for each event the stream did not take.
+     */
+    static List<Long> idsOf(int status, String body, int count) {
+        JsonNode events = JSON.missingNode();
+        if (status == 200 || status == 503) {
+            try {
+                events = JSON.readTree(body).path("events");
+            } catch (IOException notJson) {
+                // no ids: every message counts as not published
+            }
+        }
+        List<Long> ids = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            ids.add(events.size() == count ? events.get(i).path("id").asLong(-1) : -1L);
+        }
+        return ids;
+    }
+
+    /** The {@code id} of a publish's answer ({@code {"id":…}}); -1 when the body has none. */
+    public static long idOf(String body) {
+        try {
+            return JSON.readTree(body).path("id").asLong(-1);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicLong count = new AtomicLong();
+        return task -> {
+            Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}
