@@ -3,6 +3,7 @@ package com.example.threading;
 import com.example.threading.admission.AdmissionBundle;
 import com.example.threading.admission.ThreadBound;
 import com.example.threading.client.FanoutBundle;
+import com.example.threading.context.RequestContextBundle;
 import com.example.threading.errors.JsonErrorsBundle;
 import com.example.threading.events.EventsBundle;
 import com.example.threading.events.access.jwt.JwtAccessBundle;
@@ -47,7 +48,9 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new ServerVirtualThreadsBundle<>(ThreadingConfiguration::getServerVirtualThreads));
         bootstrap.addBundle(new JsonErrorsBundle());
         bootstrap.addBundle(new WorkBundle<>(ThreadingConfiguration::getWork));
-        bootstrap.addBundle(new FanoutBundle<>(ThreadingConfiguration::getClient));
+        // Its downstream calls carry the request's context; their spans are recorded where the context bundle decides.
+        RequestContextBundle<ThreadingConfiguration> context = new RequestContextBundle<>(ThreadingConfiguration::getContext);
+        bootstrap.addBundle(new FanoutBundle<>(ThreadingConfiguration::getClient, context::openTelemetry));
         bootstrap.addBundle(new RedisEventStreamBundle());
         // events.auth.type: jwt — who may read and publish which topic, from a JWT's claims (docs/longpoll-auth.md).
         bootstrap.addBundle(new JwtAccessBundle());
@@ -63,6 +66,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         // does it count the balancer's readiness probe, so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
                 LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, SseTransport.PATH, ReadinessBundle.PATH));
+        // Last, so that its handler runs first: every request's id, trace and MDC, 503s of admission control included.
+        bootstrap.addBundle(context);
     }
 
     @Override

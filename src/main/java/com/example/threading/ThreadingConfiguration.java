@@ -1,6 +1,7 @@
 package com.example.threading;
 
 import com.example.threading.admission.AdmissionConfiguration;
+import com.example.threading.context.RequestContextConfiguration;
 import com.example.threading.client.FanoutClientConfiguration;
 import com.example.threading.jetty.JettyConfiguration;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsConfiguration;
@@ -47,6 +48,11 @@ public final class ThreadingConfiguration extends Configuration {
     @JsonProperty
     private AdmissionConfiguration admission = new AdmissionConfiguration();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private RequestContextConfiguration context = new RequestContextConfiguration();
+
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
     public WorkConfiguration getWork() {
         return work;
@@ -65,6 +71,11 @@ public final class ThreadingConfiguration extends Configuration {
     /** Server-level admission control in front of the application: places, queue, Retry-After. */
     public AdmissionConfiguration getAdmission() {
         return admission;
+    }
+
+    /** The request's context across thread hops: request id, trace context, where spans are exported. */
+    public RequestContextConfiguration getContext() {
+        return context;
     }
 
     /** How the application connector runs what its selectors produce (adaptive / produce-execute-consume). */

@@ -8,6 +8,8 @@ import io.dropwizard.client.JerseyClientBuilder;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.context.Context;
 import jakarta.servlet.DispatcherType;
 import jakarta.ws.rs.client.Client;
 import java.util.EnumSet;
@@ -15,6 +17,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * {@code /fanout} as one Dropwizard bundle: builds the Jersey client with Dropwizard's {@link JerseyClientBuilder} on a
@@ -44,10 +47,21 @@ public final class FanoutBundle<C extends Configuration> implements ConfiguredBu
     public static final String CLIENT_NAME = "fanout";
 
     private final Function<C, FanoutClientConfiguration> section;
+    private final Supplier<OpenTelemetry> telemetry;
 
     /** The fan-out, configured from the section {@code section} picks out of the application's configuration. */
     public FanoutBundle(Function<C, FanoutClientConfiguration> section) {
+        this(section, OpenTelemetry::noop);
+    }
+
+    /**
+     * As above, its client spans recorded by what {@code telemetry} gives once the application has started (e.g. the
+     * request-context bundle's {@code openTelemetry}); without, the calls carry the request's trace and id but record no
+     * span.
+     */
+    public FanoutBundle(Function<C, FanoutClientConfiguration> section, Supplier<OpenTelemetry> telemetry) {
         this.section = section;
+        this.telemetry = telemetry;
     }
 
     /** Creates the managed pool and client, and registers the resource, filter and metrics with Dropwizard. */
@@ -67,12 +81,16 @@ public final class FanoutBundle<C extends Configuration> implements ConfiguredBu
                 .keepAliveTime(configuration.getThreadKeepAlive())
                 .shutdownTime(configuration.getPoolShutdownTimeout())
                 .build();
-        ExecutorService instrumented = new InstrumentedExecutorService(pool, metrics, MetricRegistry.name("client", CLIENT_NAME, "executor"));
+        // Each task runs in the context (request id, trace) of the thread that handed it over, and the pool thread's own
+        // comes back after: Jersey's rx(), async() callbacks and the RxJava calls all run here.
+        ExecutorService instrumented = Context.taskWrapping(
+                new InstrumentedExecutorService(pool, metrics, MetricRegistry.name("client", CLIENT_NAME, "executor")));
 
         Client client = new JerseyClientBuilder(environment)
                 .using(configuration)
                 .using(instrumented)
                 .withProvider(new ThreadRecordingFilter())
+                .withProvider(new DownstreamContext(telemetry))
                 .build(CLIENT_NAME);
 
         environment.lifecycle().manage(new RxJavaLifecycle(metrics.meter(MetricRegistry.name("client", CLIENT_NAME, "rxjava", "dropped"))));

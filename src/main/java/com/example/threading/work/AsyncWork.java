@@ -2,6 +2,8 @@ package com.example.threading.work;
 
 import com.codahale.metrics.Meter;
 import io.dropwizard.jersey.errors.ErrorMessage;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -11,9 +13,13 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Runs the simulated work of one async pattern on its executor and resumes the suspended request.
+ * Runs the simulated work of one async pattern on its executor and resumes the suspended request. Whichever thread
+ * answers (the executor's, which carries the request's context, or Jersey's timeout thread, given it here) answers in
+ * the request's context, so the resume, Jersey's exception mappers and the error body log with its request id.
  *
  * <p>Thread-safety, per role:
  * <ul>
@@ -27,6 +33,8 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  */
 final class AsyncWork {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncWork.class);
 
     private final String pattern;
     private final Executor executor;
@@ -61,10 +69,15 @@ final class AsyncWork {
                 }
             }
         };
+        // Jersey runs the timeout on a scheduler thread of its own: it answers in the request's context too.
+        Context requestContext = Context.current();
         response.setTimeoutHandler(timedOut -> {
-            timeouts.mark();
-            task.cancel(true);
-            timedOut.resume(serviceUnavailable("no answer within " + timeoutMs + " ms"));
+            try (Scope current = requestContext.makeCurrent()) {
+                LOG.debug("{}: no answer within {} ms", pattern, timeoutMs);
+                timeouts.mark();
+                task.cancel(true);
+                timedOut.resume(serviceUnavailable("no answer within " + timeoutMs + " ms"));
+            }
         });
         response.setTimeout(timeoutMs, TimeUnit.MILLISECONDS);
         try {

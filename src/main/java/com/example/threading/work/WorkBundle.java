@@ -8,6 +8,7 @@ import com.example.threading.support.CompleteAsyncOnFailedWrite;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
+import io.opentelemetry.context.Context;
 import io.dropwizard.lifecycle.ExecutorServiceManager;
 import io.dropwizard.util.Duration;
 import jakarta.servlet.DispatcherType;
@@ -114,9 +115,13 @@ public final class WorkBundle<C extends Configuration> implements ConfiguredBund
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, URL_PATTERN);
     }
 
+    /**
+     * The pattern's async work on {@code executor}, each task run in the context (request id, trace) of the request
+     * that handed it over, the thread's own context restored after: {@code Context.taskWrapping} wraps it once, here.
+     */
     private static AsyncWork asyncWork(WorkConfiguration configuration, String pattern, Executor executor, MetricRegistry metrics) {
         Duration timeout = configuration.getAsyncTimeout();
-        return new AsyncWork(pattern, executor, timeout.toMilliseconds(), configuration.getRetryAfter().toSeconds(),
+        return new AsyncWork(pattern, Context.taskWrapping(executor), timeout.toMilliseconds(), configuration.getRetryAfter().toSeconds(),
                 metrics.meter(MetricRegistry.name("work", pattern, "rejected")),
                 metrics.meter(MetricRegistry.name("work", pattern, "timeouts")));
     }

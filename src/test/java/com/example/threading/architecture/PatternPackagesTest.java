@@ -59,7 +59,8 @@ class PatternPackagesTest {
 
     private static Map<String, List<String>> ownPackages() {
         Map<String, List<String>> own = new LinkedHashMap<>();
-        for (String single : List.of("work", "client", "jetty", "jetty.virtual", "admission", "events.stream.redis", "events.access.jwt")) {
+        for (String single : List.of("work", "client", "context", "jetty", "jetty.virtual", "admission", "events.stream.redis",
+                "events.access.jwt")) {
             own.put(single, List.of(single));
         }
         own.put("events", EVENTS);

@@ -37,7 +37,8 @@ class MinimalListingsTest {
                 Arguments.of("jetty.md", "jetty", "MinimalExecutionStrategy"),
                 Arguments.of("virtual-threads.md", "virtual-threads", "MinimalVirtualThreads"),
                 Arguments.of("admission.md", "admission", "MinimalAdmission"),
-                Arguments.of("errors.md", "errors", "MinimalJsonErrors"));
+                Arguments.of("errors.md", "errors", "MinimalJsonErrors"),
+                Arguments.of("context.md", "context", "MinimalContext"));
     }
 
     @ParameterizedTest(name = "{0} quotes {2}")

@@ -5,7 +5,9 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -28,7 +30,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class CapturedLog implements BeforeEachCallback, AfterEachCallback {
 
-    private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    /** Takes each event's MDC and thread on the thread that logs it (logback reads them lazily otherwise). */
+    private final ListAppender<ILoggingEvent> appender = new ListAppender<>() {
+        @Override
+        protected void append(ILoggingEvent event) {
+            event.prepareForDeferredProcessing();
+            super.append(event);
+        }
+    };
+    private final Map<String, Level> levelsBefore = new LinkedHashMap<>();
 
     /** Starts capturing everything logged from now on (before each test when registered as an extension). */
     public void start() {
@@ -39,10 +49,26 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
         root().addAppender(appender);
     }
 
-    /** Stops capturing (after each test when registered as an extension). */
+    /** Stops capturing (after each test when registered as an extension), and gives loggers back their levels. */
     public void stop() {
         root().detachAppender(appender);
         appender.stop();
+        levelsBefore.forEach((name, level) -> logger(name).setLevel(level));
+        levelsBefore.clear();
+    }
+
+    /** Lets {@code loggers} log at DEBUG until {@link #stop()} (the service's configuration may say INFO). */
+    public CapturedLog debug(String... loggers) {
+        for (String name : loggers) {
+            levelsBefore.putIfAbsent(name, logger(name).getLevel());
+            logger(name).setLevel(Level.DEBUG);
+        }
+        return this;
+    }
+
+    /** The events {@code logger} logged, each with the thread and the MDC it had when it logged. */
+    public List<ILoggingEvent> of(String logger) {
+        return events().stream().filter(event -> event.getLoggerName().equals(logger)).toList();
     }
 
     @Override
@@ -71,6 +97,10 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
     }
 
     private static Logger root() {
-        return ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        return logger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    }
+
+    private static Logger logger(String name) {
+        return ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(name);
     }
 }

@@ -15,6 +15,14 @@ public interface TopicGrant {
     boolean allows(TopicAccess.Action action, String topic);
 
     /**
+     * Who the grant is for (e.g. a token's {@code sub}): carried with the request's context into its log lines and span.
+     * Empty when the caller is anyone (open access).
+     */
+    default Optional<String> caller() {
+        return Optional.empty();
+    }
+
+    /**
      * When the grant ends (e.g. its token's expiry): a poll admitted with it waits at most until then, so that no
      * poll outlives its credentials. Empty: never.
      */

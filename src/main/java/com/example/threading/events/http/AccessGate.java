@@ -5,6 +5,9 @@ import com.codahale.metrics.MetricRegistry;
 import com.example.threading.events.access.AccessDecision;
 import com.example.threading.events.access.TopicAccess;
 import com.example.threading.events.access.TopicGrant;
+import io.opentelemetry.api.baggage.Baggage;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -25,6 +28,9 @@ import java.util.Optional;
  * when its credentials end, and the next poll with them is refused, so a poll never outlives its credentials.
  */
 public final class AccessGate {
+
+    /** The baggage entry and span attribute of the caller: OpenTelemetry's semantic-convention name. */
+    public static final String CALLER = "enduser.id";
 
     private final TopicAccess access;
     private final PollLimits limits;
@@ -49,11 +55,15 @@ public final class AccessGate {
         this.unavailable = metrics.meter("events.auth.unavailable");
     }
 
+    /** A poll let in: what it asks for, and the request's context with its caller ({@link #inContextOf}). */
+    public record Admitted(PollParameters parameters, Context context) {
+    }
+
     /**
      * A poll's way in: the caller (401 and the like), the query (400), every topic asked (403), then the wait cut to
-     * the grant's end. Returns the poll's parameters, or null after answering the refusal.
+     * the grant's end. Returns the poll, or null after answering the refusal.
      */
-    public PollParameters admitPoll(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    public Admitted admitPoll(HttpServletRequest request, HttpServletResponse response) throws IOException {
         AccessDecision caller = authenticate(request, TopicAccess.Action.SUBSCRIBE);
         if (!caller.admitted()) {
             answer(response, caller);
@@ -68,7 +78,22 @@ public final class AccessGate {
             answer(response, topics);
             return null;
         }
-        return millisLeft(caller.grant()).map(parameters::waitingAtMost).orElse(parameters);
+        return new Admitted(millisLeft(caller.grant()).map(parameters::waitingAtMost).orElse(parameters),
+                inContextOf(caller.grant()));
+    }
+
+    /**
+     * The current context with {@code grant}'s caller in it, as the baggage entry {@value #CALLER} (which the log's MDC
+     * shows as {@code user}), and on the current span; the current context itself for an open grant. Whatever a
+     * transport hands on from within it (a parked poll, a stream, a publish) keeps the caller.
+     */
+    public static Context inContextOf(TopicGrant grant) {
+        Optional<String> caller = grant.caller();
+        if (caller.isEmpty()) {
+            return Context.current();
+        }
+        Span.current().setAttribute(CALLER, caller.get());
+        return Context.current().with(Baggage.current().toBuilder().put(CALLER, caller.get()).build());
     }
 
     /** The poll query's limits, which {@link #admitPoll} parses with. */

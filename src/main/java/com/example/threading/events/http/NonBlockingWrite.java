@@ -1,12 +1,16 @@
 package com.example.threading.events.http;
 
 import com.codahale.metrics.Meter;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes one complete answer to an async request without blocking the calling thread: {@link #send} only
@@ -21,16 +25,23 @@ import java.util.function.BooleanSupplier;
  * swept on a thread of the hub, which
  * may run at the same moment as the write callback: the same claim decides between them.
  *
+ * <p>The callbacks run in the request's context (its id, trace and caller): the OpenTelemetry {@code Context} current
+ * where {@link #send} was called, which the caller makes the request's own, is made current around each callback on
+ * Jetty's thread.
+ *
  * <p>Thread-safety: {@link #send} may be called from any thread, once per request; Jetty serializes the
  * listener's callbacks for one request, so the mutable fields are only touched by one thread at a time.
  */
 public final class NonBlockingWrite implements WriteListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NonBlockingWrite.class);
 
     private final AsyncContext context;
     private final ServletOutputStream out;
     private final JsonReply reply;
     private final BooleanSupplier claim;
     private final Meter writeFailures;
+    private final Context requestContext = Context.current();
     private boolean claimed;
     private boolean bodyWritten;
 
@@ -68,6 +79,12 @@ public final class NonBlockingWrite implements WriteListener {
 
     @Override
     public void onWritePossible() throws IOException {
+        try (Scope current = requestContext.makeCurrent()) {
+            write();
+        }
+    }
+
+    private void write() throws IOException {
         if (!claimed) {
             if (!claim.getAsBoolean()) {
                 return; // its timeout or a failure answered it first; they complete the request
@@ -76,6 +93,7 @@ public final class NonBlockingWrite implements WriteListener {
         }
         if (!bodyWritten) {
             bodyWritten = true;
+            LOG.debug("answering {} ({} bytes)", reply.status(), reply.body().length);
             HttpServletResponse response = (HttpServletResponse) context.getResponse();
             // Status and headers only now: had the timeout won, it would answer 204 without them.
             response.setStatus(reply.status());
@@ -92,10 +110,11 @@ public final class NonBlockingWrite implements WriteListener {
 
     @Override
     public void onError(Throwable failure) {
-        if (claimed) {
-            writeFailures.mark();
-        }
-        try {
+        try (Scope current = requestContext.makeCurrent()) {
+            if (claimed) {
+                writeFailures.mark();
+            }
+            LOG.debug("answer not written: {}", failure.toString());
             context.complete();
         } catch (IllegalStateException alreadyCompleted) {
             // Jetty may have completed the failed request itself.

@@ -1,6 +1,8 @@
 package com.example.threading.events.longpoll;
 
 import com.codahale.metrics.Meter;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import com.example.threading.events.http.JsonReply;
 import com.example.threading.events.http.JsonResponses;
 import com.example.threading.events.http.NonBlockingWrite;
@@ -23,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * {@code 503} with {@code Retry-After}, the server stopping {@code 503} with {@code Connection: close} and the spread's
  * {@code Retry-After}, an expired poll {@code 204}.
  *
+ * <p>Each answer is given in the poll's own request context (its id, trace and caller), kept from the request thread
+ * that parked it: the hub answers a batch of thousands of polls from one thread, and every log line of each answer
+ * must say whose it is, never the batch's or another poll's.
+ *
  * <p>Called as {@link Delivery} says; the async context may be completed from any thread, and a completion that
  * Jetty already made (a failed request) is ignored here.
  */
@@ -32,8 +38,12 @@ final class AsyncDelivery implements Delivery {
 
     private final AsyncContext context;
     private final Wire wire;
+    private final Context requestContext = Context.current();
 
-    /** Delivers to {@code context}, started, without a container timeout (the hub keeps the deadline). */
+    /**
+     * Delivers to {@code context}, started, without a container timeout (the hub keeps the deadline); made on the
+     * request's thread, whose current OpenTelemetry context is the poll's.
+     */
     AsyncDelivery(AsyncContext context, Wire wire) {
         this.context = context;
         this.wire = wire;
@@ -66,12 +76,15 @@ final class AsyncDelivery implements Delivery {
 
     @Override
     public void offer(Answer answer, BooleanSupplier claim) {
-        NonBlockingWrite.send(context, wire.reply(answer), claim, wire.writeFailures);
+        try (Scope current = requestContext.makeCurrent()) {
+            NonBlockingWrite.send(context, wire.reply(answer), claim, wire.writeFailures);
+        }
     }
 
     @Override
     public void expire() {
-        try {
+        try (Scope current = requestContext.makeCurrent()) {
+            LOG.debug("poll expired: 204");
             NonBlockingWrite.complete(context, 204);
         } catch (IllegalStateException completedMeanwhile) {
             // Jetty completed the request itself (it failed without telling the listener first): nothing to answer.
@@ -81,7 +94,8 @@ final class AsyncDelivery implements Delivery {
 
     @Override
     public void abandon() {
-        try {
+        try (Scope current = requestContext.makeCurrent()) {
+            LOG.debug("poll failed: completed without an answer");
             context.complete();
         } catch (IllegalStateException alreadyCompleted) {
             // Jetty completed it itself.

@@ -7,6 +7,7 @@ import com.example.threading.events.http.PollParameters;
 import com.example.threading.events.hub.Answer;
 import com.example.threading.events.hub.BlockingWaits;
 import com.example.threading.events.hub.ShutdownSpread;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -43,10 +44,17 @@ final class BlockingLongPollServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        PollParameters parameters = access.admitPoll(request, response);
-        if (parameters == null) {
+        AccessGate.Admitted poll = access.admitPoll(request, response);
+        if (poll == null) {
             return;
         }
+        try (Scope caller = poll.context().makeCurrent()) {
+            waitAndAnswer(poll.parameters(), response);
+        }
+    }
+
+    /** Waits on this Jetty worker until news, the poll's timeout or the stop, and answers. */
+    private void waitAndAnswer(PollParameters parameters, HttpServletResponse response) throws IOException {
         BlockingWaits.Outcome wait;
         try {
             wait = waits.await(parameters.topics(), parameters.timeoutMs());

@@ -1,8 +1,8 @@
 package com.example.threading.events.longpoll;
 
 import com.example.threading.events.http.AccessGate;
-import com.example.threading.events.http.PollParameters;
 import com.example.threading.events.hub.EventHub;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -32,14 +32,17 @@ final class LongPollServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        PollParameters parameters = access.admitPoll(request, response);
-        if (parameters == null) {
+        AccessGate.Admitted poll = access.admitPoll(request, response);
+        if (poll == null) {
             return;
         }
         AsyncContext context = request.startAsync();
         // No container timeout: the hub answers 204 at the poll's deadline itself (PollDeadlines). Jetty's would
         // schedule a timer per poll and cancel it per answer, all behind one lock: 20,000 answers queue on it.
         context.setTimeout(0);
-        hub.poll(new AsyncDelivery(context, wire), parameters.topics(), parameters.timeoutMs());
+        // The delivery keeps the context current here (with the caller), and answers in it from whichever thread.
+        try (Scope caller = poll.context().makeCurrent()) {
+            hub.poll(new AsyncDelivery(context, wire), poll.parameters().topics(), poll.parameters().timeoutMs());
+        }
     }
 }

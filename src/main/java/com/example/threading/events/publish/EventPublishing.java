@@ -10,6 +10,8 @@ import com.example.threading.events.stream.TopicNames;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -133,7 +135,9 @@ final class EventPublishing {
             refuse(response, 503, TOO_MANY_TOPICS);
             return;
         }
-        read(request, response, maxBytes, (exchange, body) -> parseAndPublish(exchange, topic, body));
+        try (Scope inCallerContext = AccessGate.inContextOf(caller.grant()).makeCurrent()) {
+            read(request, response, maxBytes, (exchange, body) -> parseAndPublish(exchange, topic, body));
+        }
     }
 
     /**
@@ -154,7 +158,9 @@ final class EventPublishing {
                     + "events.maxEventSize, and " + BATCH_ENVELOPE_BYTES + " bytes per event for its topic)");
             return;
         }
-        read(request, response, maxBatchBytes, (exchange, body) -> parseAndPublishBatch(exchange, caller.grant(), body));
+        try (Scope inCallerContext = AccessGate.inContextOf(caller.grant()).makeCurrent()) {
+            read(request, response, maxBatchBytes, (exchange, body) -> parseAndPublishBatch(exchange, caller.grant(), body));
+        }
     }
 
     /** Who is publishing, and that the body is JSON, from the head; null after answering a refusal. */
@@ -201,14 +207,16 @@ final class EventPublishing {
         context.setTimeout(bodyReadTimeoutMs + publishTimeoutMs + PublishRequest.BACKSTOP_MARGIN_MS);
         PublishRequest exchange = new PublishRequest(context, json, metrics, retryAfterSeconds, inFlight::decrementAndGet);
         context.addListener(exchange);
+        // The body completes on a Jetty read callback or the delay scheduler: it is parsed and published in the
+        // request's context (id, trace, caller), so the stream's publish and its log lines say whose event it is.
         NonBlockingBody.read(request.getInputStream(), request.getContentLengthLong(), limit, bodyReadTimeoutMs, bodiesInFlight)
-                .whenComplete((body, failure) -> {
+                .whenComplete(Context.current().wrapConsumer((byte[] body, Throwable failure) -> {
                     if (failure != null) {
                         refuseBody(exchange, NonBlockingBody.refusalFor(failure, bodyReadTimeoutMs));
                     } else {
                         then.accept(exchange, body);
                     }
-                });
+                }));
     }
 
     /** On the thread that completed the body (a Jetty read callback, or the delay scheduler for a 408). */

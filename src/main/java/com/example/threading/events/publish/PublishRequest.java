@@ -6,6 +6,8 @@ import com.example.threading.events.http.NonBlockingWrite;
 import com.example.threading.events.stream.Event;
 import com.example.threading.events.stream.EventSink;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -53,6 +55,8 @@ final class PublishRequest implements AsyncListener {
     private final AtomicReference<JsonReply> answer = new AtomicReference<>();
     private final AtomicBoolean claimed = new AtomicBoolean();
     private final Runnable onComplete;
+    /** The request's context (id, trace, caller), made on its thread; current wherever its outcome is answered. */
+    private final Context requestContext = Context.current();
 
     /**
      * A request already in async mode; the caller adds this as its listener and sets the backstop timeout.
@@ -134,7 +138,9 @@ final class PublishRequest implements AsyncListener {
     /** Queues {@code decided} as the answer unless an earlier outcome was already queued. */
     void answer(JsonReply decided) {
         if (answer.compareAndSet(null, decided)) {
-            NonBlockingWrite.send(context, decided, () -> claimed.compareAndSet(false, true), metrics.disconnects);
+            try (Scope current = requestContext.makeCurrent()) {
+                NonBlockingWrite.send(context, decided, () -> claimed.compareAndSet(false, true), metrics.disconnects);
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import com.example.threading.events.history.TopicCursor;
 import com.example.threading.events.http.AccessGate;
 import com.example.threading.events.http.PollLimits;
 import com.example.threading.events.http.PollParameters;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -30,7 +31,7 @@ final class SseServlet extends HttpServlet {
 
     static final String EVENT_STREAM = "text/event-stream";
 
-    private final transient SseStream.Context with;
+    private final transient SseStream.Shared with;
     private final transient PollLimits limits;
     private final transient AccessGate access;
     private final transient long maxUnsentBytes;
@@ -38,7 +39,7 @@ final class SseServlet extends HttpServlet {
     private final transient LongSupplier nanoClock;
 
     /** Streams of {@code with}'s hub for the callers and topics {@code access} lets through (subscribe). */
-    SseServlet(SseStream.Context with, PollLimits limits, AccessGate access, long maxUnsentBytes, long retryAfterSeconds,
+    SseServlet(SseStream.Shared with, PollLimits limits, AccessGate access, long maxUnsentBytes, long retryAfterSeconds,
                LongSupplier nanoClock) {
         this.with = with;
         this.limits = limits;
@@ -96,11 +97,14 @@ final class SseServlet extends HttpServlet {
         long expiresNanos = access.millisLeft(caller.grant())
                 .map(millis -> openedNanos + TimeUnit.MILLISECONDS.toNanos(millis))
                 .orElse(openedNanos + Long.MAX_VALUE / 2);
-        SseStream stream = new SseStream(with, output, asked, openedNanos, expiresNanos, streams.nextJitterMs());
-        context.addListener(stream);
-        streams.started(stream);
-        with.metrics().opened.mark();
-        stream.start(streams.retryMs());
+        // The stream keeps the context current here (with the caller) and answers in it from whichever thread.
+        try (Scope inCallerContext = AccessGate.inContextOf(caller.grant()).makeCurrent()) {
+            SseStream stream = new SseStream(with, output, asked, openedNanos, expiresNanos, streams.nextJitterMs());
+            context.addListener(stream);
+            streams.started(stream);
+            with.metrics().opened.mark();
+            stream.start(streams.retryMs());
+        }
     }
 
     /** The query's topics and cursors, those {@code Last-Event-ID} names replaced by its; throws for a 400. */

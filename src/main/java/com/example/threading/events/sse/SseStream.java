@@ -9,6 +9,8 @@ import com.example.threading.events.hub.Delivery;
 import com.example.threading.events.hub.EventHub;
 import com.example.threading.events.hub.ParkedPoll;
 import com.example.threading.events.stream.Event;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +21,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Server-Sent Events stream: a sequence of polls of the hub on one response. It is each poll's {@link Delivery}:
@@ -40,13 +44,14 @@ import java.util.function.BooleanSupplier;
 final class SseStream implements Delivery, AsyncListener {
 
     /** Everything a stream needs besides its request: the hub, its frames' JSON, its timing, its registry. */
-    record Context(EventHub hub, JsonResponses json, SseEventJson eventJson, SseStreams streams, SseMetrics metrics,
+    record Shared(EventHub hub, JsonResponses json, SseEventJson eventJson, SseStreams streams, SseMetrics metrics,
                    long heartbeatMs) {
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
     private static final byte[] MISSED_DATA = "{\"missed\":true}".getBytes(StandardCharsets.UTF_8);
 
-    private final Context with;
+    private final Shared with;
     private final SseOutput output;
     private final long openedNanos;
     private final long expiresNanos;
@@ -58,12 +63,14 @@ final class SseStream implements Delivery, AsyncListener {
     private final AtomicBoolean ending = new AtomicBoolean();
     /** Shed once, also while ending: a stream ending with a last event on a stalled socket must not wait for it. */
     private final AtomicBoolean shed = new AtomicBoolean();
+    /** The stream's request context (id, trace, caller), current around each of its answers on whatever thread. */
+    private final Context requestContext = Context.current();
 
     /**
      * A stream of {@code asked} (topics and cursors) written to {@code output}; {@code jitterMs} spreads its reconnects;
      * it ends, like at its lifetime, at {@code expiresNanos} (when its credentials end; far ahead when they do not).
      */
-    SseStream(Context with, SseOutput output, List<TopicCursor> asked, long openedNanos, long expiresNanos, int jitterMs) {
+    SseStream(Shared with, SseOutput output, List<TopicCursor> asked, long openedNanos, long expiresNanos, int jitterMs) {
         this.with = with;
         this.output = output;
         this.openedNanos = openedNanos;
@@ -117,7 +124,7 @@ final class SseStream implements Delivery, AsyncListener {
      */
     @Override
     public void offer(Answer answer, BooleanSupplier claim) {
-        output.execute(() -> answer(answer, claim));
+        output.execute(requestContext.wrap(() -> answer(answer, claim)));
     }
 
     private void answer(Answer answer, BooleanSupplier claim) {
@@ -126,7 +133,9 @@ final class SseStream implements Delivery, AsyncListener {
         }
         ParkedPoll answered = current.get();
         if (answer instanceof Answer.News news) {
-            SseOutput.Sent sent = output.send(frames(news.answer()));
+            SseOutput.Frame[] frames = frames(news.answer());
+            LOG.debug("stream answered: {} frames", frames.length);
+            SseOutput.Sent sent = output.send(frames);
             answered.completed(); // the poll is over; the stream goes on
             if (sent == SseOutput.Sent.OVER_BUDGET) {
                 shed("more than events.sse.maxUnsentBytes unsent");
@@ -145,6 +154,13 @@ final class SseStream implements Delivery, AsyncListener {
 
     @Override
     public void expire() {
+        try (Scope scope = requestContext.makeCurrent()) {
+            heartbeat();
+        }
+    }
+
+    /** The poll's deadline (the heartbeat period) passed: a comment line, and the next poll. */
+    private void heartbeat() {
         ParkedPoll expired = current.get();
         // A topic asked without a cursor reads after the id the hub gave it when parked, so nothing published between
         // this poll and the next is skipped.
@@ -165,8 +181,11 @@ final class SseStream implements Delivery, AsyncListener {
 
     @Override
     public void abandon() {
-        output.close();
-        released();
+        try (Scope scope = requestContext.makeCurrent()) {
+            LOG.debug("stream failed: closed");
+            output.close();
+            released();
+        }
     }
 
     /** Ends the stream after its lifetime: {@code event: reconnect}; the client comes back with its Last-Event-ID. */

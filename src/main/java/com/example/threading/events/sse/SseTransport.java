@@ -45,7 +45,7 @@ public final class SseTransport {
         metrics.register("events.sse.open", (Gauge<Integer>) streams::openCount);
         metrics.register("events.sse.max-streams", (Gauge<Integer>) streams::maxStreams);
         metrics.register("events.sse.unsent-bytes", (Gauge<Long>) streams::unsentBytes);
-        SseStream.Context with = new SseStream.Context(http.hub(), http.json(), new SseEventJson(http.json()), streams,
+        SseStream.Shared with = new SseStream.Shared(http.hub(), http.json(), new SseEventJson(http.json()), streams,
                 new SseMetrics(metrics), sse.getHeartbeat().toMilliseconds());
         routes.add("GET", PATH, new SseServlet(with, http.access().limits(), http.access(), sse.getMaxUnsentBytes().toBytes(),
                 http.retryAfterSeconds(), System::nanoTime));

@@ -50,7 +50,7 @@ class SseStartFailureTest {
         PollLimits limits = new PollLimits(5, 10, 4, json);
         AccessGate access = new AccessGate(new OpenTopicAccess(new PublishAccess(null)), limits, 1, metrics,
                 Clock.systemUTC());
-        SseServlet servlet = new SseServlet(new SseStream.Context(hub, json, new SseEventJson(json), streams,
+        SseServlet servlet = new SseServlet(new SseStream.Shared(hub, json, new SseEventJson(json), streams,
                 new SseMetrics(metrics), 1_000), limits, access, 65_536, 1, System::nanoTime);
         server = new Server(new QueuedThreadPool(8, 2));
         ServerConnector connector = new ServerConnector(server, 1, 1);

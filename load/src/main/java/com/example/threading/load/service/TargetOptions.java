@@ -41,6 +41,16 @@ public final class TargetOptions {
     @Option(names = "--config", description = "The service's config.yml (default: the one next to the jar's target/ folder)")
     Path config;
 
+    @Option(names = "--request-log", defaultValue = "on", description = "on: the service's config.yml as it is; off: a copy"
+            + " of it without the request log (server.requestLog.appenders: []), written into the report folder, to measure"
+            + " what the log costs (default: ${DEFAULT-VALUE})")
+    RequestLog requestLog = RequestLog.on;
+
+    /** Whether the started service keeps its configured request log. */
+    enum RequestLog {
+        on, off
+    }
+
     @Option(names = "--java", description = "The java executable for the service (default: the one running this tool)")
     Path javaExecutable;
 
@@ -66,9 +76,11 @@ public final class TargetOptions {
             Optional<URI> admin = Optional.ofNullable(adminUrl);
             admin.ifPresent(TargetOptions::requireLoopback);
             List<String> caveats = new ArrayList<>();
-            if (!environment.isEmpty() || !systemProperties.isEmpty() || !extraEnvironment.isEmpty() || !jvmOptions.isEmpty()) {
+            if (!environment.isEmpty() || !systemProperties.isEmpty() || !extraEnvironment.isEmpty() || !jvmOptions.isEmpty()
+                    || requestLog == RequestLog.off) {
                 caveats.add("Targeting a running service (" + url + "): the overrides " + environment + " " + extraEnvironment + " " + jvmOptions
-                        + " " + systemProperties + " were not applied; start the service with them for comparable figures.");
+                        + " " + systemProperties + " (request log " + requestLog + ") were not applied; start the service with them"
+                        + " for comparable figures.");
             }
             Optional<ProcessHandle> process = Optional.empty();
             if (serverPid == null) {
@@ -84,6 +96,9 @@ public final class TargetOptions {
         Path serviceConfig = serviceConfig(serviceJar);
         if (!Files.isRegularFile(serviceConfig)) {
             throw new IllegalStateException("config.yml not found at " + serviceConfig + "; give --config");
+        }
+        if (requestLog == RequestLog.off) {
+            serviceConfig = ConfigWithoutRequestLog.write(serviceConfig, logDirectory);
         }
         Path javaExecutable = serviceJava();
         Path log = logDirectory.resolve("service-" + starts.incrementAndGet() + ".log");

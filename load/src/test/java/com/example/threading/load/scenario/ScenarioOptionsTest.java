@@ -18,7 +18,7 @@ import picocli.CommandLine.Model.OptionSpec;
 class ScenarioOptionsTest {
 
     private static final List<String> SHARED = List.of("--admin-url", "--config", "--env", "--help", "--jar", "--java", "--jvm-option", "--max-duration",
-            "--no-progress", "--out", "--profile", "--server-pid", "--url", "--version");
+            "--no-progress", "--out", "--profile", "--request-log", "--server-pid", "--url", "--version");
 
     /** Each scenario's own options, as they were before the tool was split into layers. */
     private static final Map<String, List<String>> OWN = Map.of(

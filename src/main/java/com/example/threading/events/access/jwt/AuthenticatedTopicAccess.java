@@ -115,5 +115,10 @@ public final class AuthenticatedTopicAccess<P extends Principal> implements Topi
         public Optional<Instant> expiresAt() {
             return until;
         }
+
+        @Override
+        public Optional<String> caller() {
+            return Optional.ofNullable(principal.getName());
+        }
     }
 }

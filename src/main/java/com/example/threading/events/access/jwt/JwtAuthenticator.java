@@ -1,10 +1,11 @@
 package com.example.threading.events.access.jwt;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.BadJOSEException;
-import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
@@ -40,6 +41,9 @@ final class JwtAuthenticator implements Authenticator<String, TopicPrincipal> {
     static final String CLAIM = "events";
 
     private static final Logger LOG = LoggerFactory.getLogger(JwtAuthenticator.class);
+    /** RFC 9068's {@code typ} of a JWT access token, and its long form. */
+    private static final JOSEObjectType AT_JWT = new JOSEObjectType("at+jwt");
+    private static final JOSEObjectType APPLICATION_AT_JWT = new JOSEObjectType("application/at+jwt");
 
     private final ConfigurableJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
     private final Duration clockSkew;
@@ -50,7 +54,9 @@ final class JwtAuthenticator implements Authenticator<String, TopicPrincipal> {
      */
     JwtAuthenticator(JWSAlgorithm algorithm, JWKSource<SecurityContext> keys, String issuer, String audience, Duration clockSkew) {
         this.clockSkew = clockSkew;
-        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(Set.of(algorithm), keys));
+        processor.setJWSKeySelector(new KeysForToken(algorithm, keys));
+        // typ: JWT (Keycloak, Auth0, Entra ID), none (Okta), or RFC 9068's access-token type; anything else is refused.
+        processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT, AT_JWT, APPLICATION_AT_JWT, null));
         JWTClaimsSet exact = issuer == null ? null : new JWTClaimsSet.Builder().issuer(issuer).build();
         DefaultJWTClaimsVerifier<SecurityContext> claims = new DefaultJWTClaimsVerifier<>(
                 audience == null ? null : Set.of(audience), exact, Set.of("exp"), null);

@@ -7,6 +7,7 @@ import com.example.threading.ThreadingApplication;
 import com.example.threading.ThreadingConfiguration;
 import com.example.threading.testing.AdminMetrics;
 import com.example.threading.testing.Await;
+import com.example.threading.testing.CapturedLog;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.example.threading.testing.RawHttpConnection;
@@ -31,6 +32,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code events.auth.type: jwt} on the real server: {@code 401} without or with a bad token (forged, {@code alg: none},
@@ -60,6 +62,27 @@ class JwtEventsTest {
     @AfterAll
     static void closeClient() {
         HTTP.close();
+    }
+
+    @RegisterExtension
+    final CapturedLog log = new CapturedLog();
+
+    @Test
+    void theCallerIsInTheLogLinesOfItsPollsAnswerOnWhicheverThread() throws Exception {
+        log.debug("com.example.threading.events.http.NonBlockingWrite");
+        CompletableFuture<Answer> poll = HTTP.sendAsync(LoopbackHttp.request(url("/events?topic=room-1&timeout=30"))
+                .header("Authorization", "Bearer " + ALICE).header("X-Request-Id", "alice-poll").build());
+        Await.until(() -> gauge("events.parked") == 1, Duration.ofSeconds(20), "alice's poll parked");
+
+        assertThat(publish("room-1", ALICE).status()).isEqualTo(200);
+
+        assertThat(poll.get(20, TimeUnit.SECONDS).status()).isEqualTo(200);
+        Await.until(() -> log.of("com.example.threading.events.http.NonBlockingWrite").stream()
+                        .anyMatch(line -> "alice-poll".equals(line.getMDCPropertyMap().get("request_id"))),
+                Duration.ofSeconds(10), "the poll's answer written");
+        assertThat(log.of("com.example.threading.events.http.NonBlockingWrite"))
+                .as("the poll's answer and the publish's, each with its caller")
+                .allSatisfy(line -> assertThat(line.getMDCPropertyMap()).containsEntry("user", "alice"));
     }
 
     @Test
