@@ -19,6 +19,8 @@
  *       switchable, and a health check on the application thread pool; {@link com.example.threading.jetty.virtual}
  *       runs every request on a virtual thread with a bound of its own;</li>
  *   <li>{@link com.example.threading.admission}: overload answered with fast 503s in front of the application;</li>
+ *   <li>{@link com.example.threading.context}: the request's id, trace and caller carried by every thread hop of the
+ *       other patterns, in the MDC of every log line;</li>
  *   <li>{@link com.example.threading.errors} and {@link com.example.threading.metrics}: infrastructure of this service
  *       (one JSON error body everywhere; a Prometheus endpoint), which no pattern needs;</li>
  *   <li>{@link com.example.threading.support}: small servlet helpers any pattern may use, depending on nothing of this
