@@ -1,5 +1,6 @@
 package com.example.threading.context;
 
+import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
@@ -14,6 +15,7 @@ public final class RequestIds {
     /** Longest id kept. */
     public static final int MAX_LENGTH = 64;
 
+    private static final HexFormat HEX = HexFormat.of();
     private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._:-]{1," + MAX_LENGTH + "}");
 
     private RequestIds() {
@@ -27,16 +29,6 @@ public final class RequestIds {
     /** A new id: 128 random bits as 32 hex digits. */
     public static String newId() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        char[] hex = new char[32];
-        write(random.nextLong(), hex, 0);
-        write(random.nextLong(), hex, 16);
-        return new String(hex);
-    }
-
-    private static void write(long bits, char[] hex, int at) {
-        for (int i = 15; i >= 0; i--) {
-            hex[at + i] = Character.forDigit((int) (bits & 0xF), 16);
-            bits >>>= 4;
-        }
+        return HEX.toHexDigits(random.nextLong()) + HEX.toHexDigits(random.nextLong());
     }
 }

@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * swept on a thread of the hub, which
  * may run at the same moment as the write callback: the same claim decides between them.
  *
- * <p>The callbacks run in the request's context (its id, trace and caller): the OpenTelemetry {@code Context} current
- * where {@link #send} was called, which the caller makes the request's own, is made current around each callback on
- * Jetty's thread.
+ * <p>The callbacks run in the request's context (its id, trace and caller), the OpenTelemetry {@code Context} the
+ * caller of {@link #send} gives, made current around each callback on Jetty's thread. The calling thread's own context
+ * is left as it is: a dispatcher offering thousands of answers switches no context per answer.
  *
  * <p>Thread-safety: {@link #send} may be called from any thread, once per request; Jetty serializes the
  * listener's callbacks for one request, so the mutable fields are only touched by one thread at a time.
@@ -41,28 +41,31 @@ public final class NonBlockingWrite implements WriteListener {
     private final JsonReply reply;
     private final BooleanSupplier claim;
     private final Meter writeFailures;
-    private final Context requestContext = Context.current();
+    private final Context requestContext;
     private boolean claimed;
     private boolean bodyWritten;
 
     private NonBlockingWrite(AsyncContext context, ServletOutputStream out, JsonReply reply, BooleanSupplier claim,
-                              Meter writeFailures) {
+                             Meter writeFailures, Context requestContext) {
         this.context = context;
         this.out = out;
         this.reply = reply;
         this.claim = claim;
         this.writeFailures = writeFailures;
+        this.requestContext = requestContext;
     }
 
     /**
      * Queues a JSON answer ({@code body} must not be empty); it is written only if {@code claim} still succeeds
-     * when Jetty calls back. Returns false if the request was already completed by someone else.
+     * when Jetty calls back, in {@code requestContext} (the request's). Returns false if the request was already
+     * completed by someone else.
      */
-    public static boolean send(AsyncContext context, JsonReply reply, BooleanSupplier claim, Meter writeFailures) {
+    public static boolean send(AsyncContext context, JsonReply reply, BooleanSupplier claim, Meter writeFailures,
+                               Context requestContext) {
         try {
             HttpServletResponse response = (HttpServletResponse) context.getResponse();
             ServletOutputStream out = response.getOutputStream();
-            out.setWriteListener(new NonBlockingWrite(context, out, reply, claim, writeFailures));
+            out.setWriteListener(new NonBlockingWrite(context, out, reply, claim, writeFailures, requestContext));
             return true;
         } catch (IllegalStateException | IOException completedMeanwhile) {
             return false; // e.g. its timeout answered 204 and completed it a moment ago

@@ -76,9 +76,7 @@ final class AsyncDelivery implements Delivery {
 
     @Override
     public void offer(Answer answer, BooleanSupplier claim) {
-        try (Scope current = requestContext.makeCurrent()) {
-            NonBlockingWrite.send(context, wire.reply(answer), claim, wire.writeFailures);
-        }
+        NonBlockingWrite.send(context, wire.reply(answer), claim, wire.writeFailures, requestContext);
     }
 
     @Override

@@ -7,7 +7,6 @@ import com.example.threading.events.stream.Event;
 import com.example.threading.events.stream.EventSink;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.opentelemetry.context.Context;
-import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -138,9 +137,7 @@ final class PublishRequest implements AsyncListener {
     /** Queues {@code decided} as the answer unless an earlier outcome was already queued. */
     void answer(JsonReply decided) {
         if (answer.compareAndSet(null, decided)) {
-            try (Scope current = requestContext.makeCurrent()) {
-                NonBlockingWrite.send(context, decided, () -> claimed.compareAndSet(false, true), metrics.disconnects);
-            }
+            NonBlockingWrite.send(context, decided, () -> claimed.compareAndSet(false, true), metrics.disconnects, requestContext);
         }
     }
 

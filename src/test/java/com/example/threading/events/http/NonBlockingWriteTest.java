@@ -3,6 +3,7 @@ package com.example.threading.events.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.Meter;
+import io.opentelemetry.context.Context;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -22,7 +23,7 @@ class NonBlockingWriteTest {
         AtomicBoolean claimed = new AtomicBoolean();
 
         assertThat(NonBlockingWrite.send(context, new JsonReply(200, Map.of("X-Batch", "7"), BODY), () -> claimed.compareAndSet(false, true),
-                writeFailures)).isTrue();
+                writeFailures, Context.root())).isTrue();
         assertThat(claimed).as("nothing claimed while the write waits").isFalse();
         assertThat(context.status()).isZero();
 
@@ -38,7 +39,7 @@ class NonBlockingWriteTest {
     @Test
     void aLostClaimWritesNothingAndLeavesTheRequestToItsWinner() {
         FakeAsyncContext context = new FakeAsyncContext(false);
-        NonBlockingWrite.send(context, new JsonReply(200, Map.of(), BODY), () -> false, writeFailures);
+        NonBlockingWrite.send(context, new JsonReply(200, Map.of(), BODY), () -> false, writeFailures, Context.root());
 
         context.writePossible();
 
@@ -50,7 +51,7 @@ class NonBlockingWriteTest {
     @Test
     void aSlowClientIsCompletedOnlyOnceItsBytesAreTaken() {
         FakeAsyncContext context = new FakeAsyncContext(false);
-        NonBlockingWrite.send(context, new JsonReply(200, Map.of(), BODY), () -> true, writeFailures);
+        NonBlockingWrite.send(context, new JsonReply(200, Map.of(), BODY), () -> true, writeFailures, Context.root());
         context.ready(false); // the socket takes the write but is not ready for more: the bytes are in flight
 
         context.writePossible();
@@ -67,7 +68,7 @@ class NonBlockingWriteTest {
     @Test
     void aFailedWriteCompletesTheRequestAndIsCountedOnlyIfItWasClaimed() throws IOException {
         FakeAsyncContext claimedThenFailed = new FakeAsyncContext(false);
-        NonBlockingWrite.send(claimedThenFailed, new JsonReply(200, Map.of(), BODY), () -> true, writeFailures);
+        NonBlockingWrite.send(claimedThenFailed, new JsonReply(200, Map.of(), BODY), () -> true, writeFailures, Context.root());
         claimedThenFailed.ready(false);
         claimedThenFailed.writePossible();
         listenerOf(claimedThenFailed).onError(new IOException("connection reset"));
@@ -75,7 +76,7 @@ class NonBlockingWriteTest {
         assertThat(writeFailures.getCount()).isEqualTo(1);
 
         FakeAsyncContext failedBeforeClaim = new FakeAsyncContext(false);
-        NonBlockingWrite.send(failedBeforeClaim, new JsonReply(200, Map.of(), BODY), () -> true, writeFailures);
+        NonBlockingWrite.send(failedBeforeClaim, new JsonReply(200, Map.of(), BODY), () -> true, writeFailures, Context.root());
         listenerOf(failedBeforeClaim).onError(new IOException("connection reset"));
         assertThat(failedBeforeClaim.completions()).isEqualTo(1);
         assertThat(writeFailures.getCount()).as("not this answer's write that failed").isEqualTo(1);

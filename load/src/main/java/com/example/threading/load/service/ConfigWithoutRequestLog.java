@@ -50,10 +50,6 @@ final class ConfigWithoutRequestLog {
     }
 
     private static int indentOf(String line) {
-        int spaces = 0;
-        while (spaces < line.length() && line.charAt(spaces) == ' ') {
-            spaces++;
-        }
-        return spaces;
+        return line.length() - line.stripLeading().length();
     }
 }
