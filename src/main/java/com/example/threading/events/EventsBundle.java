@@ -16,6 +16,7 @@ import com.example.threading.events.publish.PublishEndpoints;
 import com.example.threading.events.publish.PublishLimits;
 import com.example.threading.events.sse.SseTransport;
 import com.example.threading.events.stream.EventStream;
+import com.example.threading.events.websocket.WebSocketTransport;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * The events wing as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by default), the
  * hub and its threads, the ticker, the access policy {@code events.auth} names (open by default), and each transport
  * and publishing registering its endpoints on the application port ({@code /events}, {@code /events/batch},
- * {@code /events/blocking}, {@code /events/stream}); metrics {@code events.*} and the shutdown hook.
+ * {@code /events/blocking}, {@code /events/stream}, {@code /events/ws}); metrics {@code events.*} and the shutdown hook.
  * <pre>{@code
  * bootstrap.addBundle(new EventsBundle<>(MyConfiguration::getEvents));
  * }</pre>
@@ -59,7 +60,8 @@ public final class EventsBundle<C extends Configuration> implements ConfiguredBu
         // also answers the cursors this instance's ring cannot (older than the ring, or not read here yet).
         EventStream stream = events.getStream().build(environment, events.getHistorySize(), tickMs);
         ShutdownSpread shutdownSpread = new ShutdownSpread(events.getShutdownSpread().toMilliseconds());
-        // One thread sweeps the polls' deadlines (see PollDeadlines for why not Jetty's), idle topics and the SSE streams.
+        // One thread sweeps the polls' deadlines (see PollDeadlines for why not Jetty's), idle topics, the SSE streams
+        // and the sockets.
         ScheduledExecutorService sweeper = environment.lifecycle().scheduledExecutorService("events-deadlines").threads(1).build();
         HubMetrics hubMetrics = new HubMetrics(metrics);
         EventHub hub = hub(events, environment, stream, shutdownSpread, hubMetrics, sweeper);
@@ -86,6 +88,9 @@ public final class EventsBundle<C extends Configuration> implements ConfiguredBu
         EventRoutes routes = new EventRoutes(json);
         LongPollTransport.register(routes, http);
         SseTransport.register(routes, http, events.getSse(), metrics, sweeper);
+        WebSocketTransport.register(routes, http, stream.sink(), new WebSocketTransport.PublishBounds(
+                events.getMaxEventSize().toBytes(), events.getPublishTimeout().toMilliseconds()), events.getWebsocket(),
+                metrics, sweeper, environment.getApplicationContext());
         PublishEndpoints.register(routes, http, stream.sink(), new PublishLimits(events.getMaxEventSize().toBytes(),
                 events.getMaxPublishing(), events.getBodyReadTimeout().toMilliseconds(),
                 events.getPublishTimeout().toMilliseconds(), retryAfterSeconds, events.getMaxBatchEvents()), metrics);

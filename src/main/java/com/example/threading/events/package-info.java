@@ -19,6 +19,7 @@
  *       the access gate, JSON answers and a non-blocking write</td></tr>
  *   <tr><td>{@code events.longpoll}</td><td>{@code GET /events} and its blocking twin {@code GET /events/blocking}</td></tr>
  *   <tr><td>{@code events.sse}</td><td>{@code GET /events/stream}, Server-Sent Events</td></tr>
+ *   <tr><td>{@code events.websocket}</td><td>{@code GET /events/ws}: subscribe and publish on one WebSocket</td></tr>
  *   <tr><td>{@code events.publish}</td><td>{@code POST /events}, {@code POST /events/batch}, and the ticker</td></tr>
  * </table>
  *
@@ -30,18 +31,19 @@
  * read, and return; the publishing thread (a Jetty read callback, the ticker, or a shared stream's reader) hands events
  * to the hub, which takes the polls they answer under its lock; one dispatcher thread ({@code events-dispatch-0})
  * offers each poll its answer, which the transport writes on a container thread; one scheduled thread
- * ({@code events-deadlines}) sweeps the polls' deadlines, idle topics and the event streams; the stopping thread answers
- * every parked poll, spread ({@link com.example.threading.events.StopAnsweringParkedPolls}). Each package's own page
- * says who calls what from which thread.
+ * ({@code events-deadlines}) sweeps the polls' deadlines, idle topics, the event streams and the sockets; the stopping
+ * thread answers every parked poll, spread ({@link com.example.threading.events.StopAnsweringParkedPolls}). Each
+ * package's own page says who calls what from which thread.
  *
  * <p>Entry class: {@link com.example.threading.events.EventsBundle}
  * ({@code bootstrap.addBundle(new EventsBundle<>(MyConfiguration::getEvents))}); configuration
  * {@link com.example.threading.events.EventsConfiguration} (section {@code events}); metrics {@code events.*}. The
  * guides are {@code docs/longpoll.md} (contract, faults, shutdown, figures), {@code docs/longpoll-publishing.md},
- * {@code docs/longpoll-topics.md}, {@code docs/sse.md} and {@code docs/longpoll-internals.md}.
+ * {@code docs/longpoll-topics.md}, {@code docs/sse.md}, {@code docs/websocket.md} and {@code docs/longpoll-internals.md}.
  *
  * <p>To copy: this package and its sub-packages but {@code stream.redis} and {@code access.jwt}, which are optional
  * (each adds its type from a bundle of its own), and one {@code addBundle} line. It needs Dropwizard core (Jetty 12 ee10
- * servlets, Jackson, Metrics) and nothing from the other patterns.
+ * servlets, Jackson, Metrics), Jetty's ee10 WebSocket server ({@code events.websocket}) and nothing from the other
+ * patterns.
  */
 package com.example.threading.events;

@@ -36,7 +36,8 @@ class EventsLayersTest {
     /** Packages that know no HTTP, no servlet container and no Dropwizard. */
     static final List<String> CORE = List.of(EVENTS + ".stream", EVENTS + ".history", EVENTS + ".hub");
     /** The ways onto the wire; each stands alone beside the others. */
-    static final List<String> TRANSPORTS = List.of(EVENTS + ".longpoll", EVENTS + ".sse", EVENTS + ".publish");
+    static final List<String> TRANSPORTS = List.of(EVENTS + ".longpoll", EVENTS + ".sse", EVENTS + ".websocket",
+            EVENTS + ".publish");
     /** Most top-level classes in one package of the wing. */
     static final int MAX_CLASSES = 20;
 
@@ -63,7 +64,8 @@ class EventsLayersTest {
     void redisSeesOnlyTheStreamSpi() {
         noClasses().that().resideInAPackage(EVENTS + ".stream.redis")
                 .should().dependOnClassesThat().resideInAnyPackage(EVENTS, EVENTS + ".history", EVENTS + ".hub",
-                        EVENTS + ".http", EVENTS + ".access..", EVENTS + ".longpoll", EVENTS + ".sse", EVENTS + ".publish")
+                        EVENTS + ".http", EVENTS + ".access..", EVENTS + ".longpoll", EVENTS + ".sse", EVENTS + ".websocket",
+                        EVENTS + ".publish")
                 .check(MAIN);
     }
 
@@ -72,7 +74,7 @@ class EventsLayersTest {
         noClasses().that().resideInAPackage(EVENTS + ".access.jwt")
                 .should().dependOnClassesThat().resideInAnyPackage(EVENTS, EVENTS + ".stream.config", EVENTS + ".stream.redis",
                         EVENTS + ".history", EVENTS + ".hub", EVENTS + ".http", EVENTS + ".longpoll", EVENTS + ".sse",
-                        EVENTS + ".publish")
+                        EVENTS + ".websocket", EVENTS + ".publish")
                 .check(MAIN);
     }
 

@@ -40,7 +40,7 @@ class PatternPackagesTest {
     static final String ROOT = "com.example.threading";
     /** The events wing's packages, a copier takes them all (the plug-ins are optional). */
     static final List<String> EVENTS = List.of("events", "events.stream", "events.stream.config", "events.history", "events.hub",
-            "events.http", "events.access", "events.longpoll", "events.sse", "events.publish");
+            "events.http", "events.access", "events.longpoll", "events.sse", "events.websocket", "events.publish");
     /** Each pattern's own packages, the first its name. */
     static final Map<String, List<String>> OWN = ownPackages();
     /** What a plug-in builds on: the packages it may use beside its own, which a copier takes with it. */

@@ -39,7 +39,8 @@ import org.eclipse.jetty.server.Server;
 final class FuzzedService {
 
     /** Gauges that count what is parked, waiting or holding a place; each must be back to zero after the fuzz. */
-    static final List<String> IDLE_GAUGES = List.of("events.parked", "events.blocking.waiting", "events.sse.open", "work.bounded.places-taken",
+    static final List<String> IDLE_GAUGES = List.of("events.parked", "events.blocking.waiting", "events.sse.open",
+            "events.websocket.open", "work.bounded.places-taken",
             "work.thread-per-request.live-threads", "client.fanout.in-flight", "client.fanout.common.in-flight");
     /** Counters of what is in flight; each must be back to zero after the fuzz. */
     static final List<String> IDLE_COUNTERS = List.of("io.dropwizard.jetty.MutableServletContextHandler.active-requests",

@@ -32,6 +32,7 @@ class MinimalListingsTest {
                 Arguments.of("client.md", "client", "MinimalFanout"),
                 Arguments.of("longpoll.md", "longpoll", "MinimalLongPoll"),
                 Arguments.of("sse.md", "sse", "MinimalSse"),
+                Arguments.of("websocket.md", "websocket", "MinimalWebSocket"),
                 Arguments.of("longpoll-redis.md", "longpoll-redis", "MinimalRedisEvents"),
                 Arguments.of("longpoll-auth.md", "longpoll-auth", "MinimalTopicAuth"),
                 Arguments.of("jetty.md", "jetty", "MinimalExecutionStrategy"),

@@ -115,6 +115,15 @@ public final class AccessGate {
         return decision;
     }
 
+    /**
+     * Who may publish, from the head of a request that publishes nothing itself (a WebSocket's upgrade, whose later
+     * messages may): as {@link #authenticate} for {@code PUBLISH}, but a refusal is not counted, as nothing was refused
+     * yet; it answers each publish that comes.
+     */
+    public AccessDecision publisherOf(HttpServletRequest request) {
+        return access.authenticate(request, TopicAccess.Action.PUBLISH);
+    }
+
     /** Whether {@code grant} covers {@code action} on every one of {@code topics}: the first one it does not is refused, 403. */
     public AccessDecision authorize(TopicGrant grant, TopicAccess.Action action, List<String> topics) {
         for (String topic : topics) {

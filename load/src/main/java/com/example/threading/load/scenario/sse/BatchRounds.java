@@ -19,9 +19,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One event to many waiting clients, round by round: N Server-Sent Events streams of one topic, then N long-polls of
- * another, both over h2c, on the same service. Each round publishes one event and measures the server's
+ * another, both over h2c, then N WebSockets of a third (HTTP/1.1), on the same service. Each round publishes one event and measures the server's
  * {@code events.event-to-last-write} for that batch (from /prometheus: its sum moves by exactly that batch's time) and,
- * on the client, the time from just before the publish is sent to the last stream or poll receiving it.
+ * on the client, the time from just before the publish is sent to the last stream, poll or socket receiving it.
  *
  * <p>Thread-safety: called on the scenario's thread; the readers record into atomics and a latch.
  */
@@ -51,19 +51,13 @@ final class BatchRounds {
 
     /** {@code streams} SSE streams of {@code topic} over h2c, then {@code warmUp + rounds} rounds. */
     List<Round> sse(String topic, int streams, int warmUp, int rounds, long deadlineNanos) throws Exception {
-        AtomicReference<CountDownLatch> latch = new AtomicReference<>(new CountDownLatch(0));
-        AtomicInteger currentRound = new AtomicInteger(-1);
-        AtomicLongArray receivedAt = new AtomicLongArray(streams);
+        Receipts receipts = new Receipts(streams);
         SseReaders.Listener listener = (reader, id, type, data, at) -> {
-            if (type != null && !type.equals("message")) {
-                return;
-            }
-            if (roundOf(data) == currentRound.get()) {
-                receivedAt.set(reader, at);
-                latch.get().countDown();
+            if (type == null || type.equals("message")) {
+                receipts.received(reader, roundOf(data), at);
             }
         };
-        List<Round> figures = new ArrayList<>();
+        List<Round> figures;
         try (SseReaders readers = new SseReaders(Protocol.H2C, streams)) {
             List<URI> urls = new ArrayList<>(streams);
             for (int i = 0; i < streams; i++) {
@@ -74,35 +68,62 @@ final class BatchRounds {
                 throw new IllegalStateException("only " + open + " of " + streams + " streams opened over h2c (" + readers.failed() + " failed: "
                         + readers.lastFailure() + ")");
             }
-            double parked = server.awaitValue("events.sse.open", value -> value >= streams, deadlineNanos);
-            if (parked < streams) {
-                throw new IllegalStateException("the service counts " + parked + " open streams of " + streams);
-            }
-            for (int r = 0; r < warmUp + rounds; r++) {
-                for (int i = 0; i < streams; i++) {
-                    receivedAt.set(i, 0);
-                }
-                CountDownLatch all = new CountDownLatch(streams);
-                latch.set(all);
-                currentRound.set(r);
-                ServerMetrics.Timer lastWrite = server.timer(LAST_WRITE);
-                ServerMetrics.Timer queued = server.timer(QUEUED);
-                long start = System.nanoTime();
-                publish(topic, r);
-                all.await(Math.max(0, Math.min(deadlineNanos, start + ROUND_LIMIT.toNanos()) - System.nanoTime()), TimeUnit.NANOSECONDS);
-                long[] times = new long[streams];
-                int received = 0;
-                for (int i = 0; i < streams; i++) {
-                    long at = receivedAt.get(i);
-                    if (at != 0) {
-                        times[received++] = at - start;
-                    }
-                }
-                figures.add(round(r, r < warmUp, lastWrite, queued, Arrays.copyOf(times, received), streams, deadlineNanos));
-                Thread.sleep(500); // every stream's next poll parked again before the next round
-            }
+            figures = pushRounds(topic, receipts, "events.sse.open", warmUp, rounds, deadlineNanos);
         }
         server.awaitValue("events.sse.open", value -> value == 0, Math.min(deadlineNanos, System.nanoTime() + TimeUnit.SECONDS.toNanos(30)));
+        return figures;
+    }
+
+    /** {@code sockets} WebSockets of {@code topic} (HTTP/1.1, a connection each), then {@code warmUp + rounds} rounds. */
+    List<Round> websocket(String topic, int sockets, int warmUp, int rounds, long deadlineNanos) throws Exception {
+        Receipts receipts = new Receipts(sockets);
+        SocketReaders.Listener listener = (socket, text, at) -> {
+            JsonNode message = json(text);
+            if (message.path("type").asText().equals("event")) {
+                receipts.received(socket, message.path("event").path("data").path("round").asInt(-2), at);
+            }
+        };
+        List<Round> figures;
+        try (SocketReaders readers = new SocketReaders(sockets)) {
+            List<URI> urls = new ArrayList<>(sockets);
+            URI base = URI.create("ws://" + app.getAuthority());
+            for (int i = 0; i < sockets; i++) {
+                urls.add(base.resolve("/events/ws?topic=" + topic));
+            }
+            int open = readers.open(urls, listener, deadlineNanos);
+            if (open < sockets) {
+                throw new IllegalStateException("only " + open + " of " + sockets + " sockets opened (" + readers.failed() + " failed: "
+                        + readers.lastFailure() + ")");
+            }
+            figures = pushRounds(topic, receipts, "events.websocket.open", warmUp, rounds, deadlineNanos);
+        }
+        server.awaitValue("events.websocket.open", value -> value == 0,
+                Math.min(deadlineNanos, System.nanoTime() + TimeUnit.SECONDS.toNanos(30)));
+        return figures;
+    }
+
+    /**
+     * The rounds of clients that stay subscribed (streams, sockets): once the service's gauge {@code openGauge} counts them
+     * all, each round publishes one event and times its receipt by every client.
+     */
+    private List<Round> pushRounds(String topic, Receipts receipts, String openGauge, int warmUp, int rounds, long deadlineNanos)
+            throws Exception {
+        int clients = receipts.clients();
+        double open = server.awaitValue(openGauge, value -> value >= clients, deadlineNanos);
+        if (open < clients) {
+            throw new IllegalStateException("the service counts " + open + " of " + clients + " (" + openGauge + ")");
+        }
+        List<Round> figures = new ArrayList<>();
+        for (int r = 0; r < warmUp + rounds; r++) {
+            CountDownLatch all = receipts.startRound(r);
+            ServerMetrics.Timer lastWrite = server.timer(LAST_WRITE);
+            ServerMetrics.Timer queued = server.timer(QUEUED);
+            long start = System.nanoTime();
+            publish(topic, r);
+            all.await(Math.max(0, Math.min(deadlineNanos, start + ROUND_LIMIT.toNanos()) - System.nanoTime()), TimeUnit.NANOSECONDS);
+            figures.add(round(r, r < warmUp, lastWrite, queued, receipts.times(start), clients, deadlineNanos));
+            Thread.sleep(500); // every client's next poll parked again before the next round
+        }
         return figures;
     }
 
@@ -177,5 +198,63 @@ final class BatchRounds {
 
     void close() {
         publisher.close();
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            return JSON.createObjectNode();
+        }
+    }
+
+    /**
+     * When each client received the current round's event. Thread-safety: the scenario's thread starts a round; the
+     * clients' threads record into an atomic array and count down the round's latch.
+     */
+    private static final class Receipts {
+        private final AtomicReference<CountDownLatch> latch = new AtomicReference<>(new CountDownLatch(0));
+        private final AtomicInteger currentRound = new AtomicInteger(-1);
+        private final AtomicLongArray receivedAt;
+
+        Receipts(int clients) {
+            receivedAt = new AtomicLongArray(clients);
+        }
+
+        int clients() {
+            return receivedAt.length();
+        }
+
+        /** Forgets the last round's receipts and starts round {@code r}; its latch counts every client's receipt. */
+        CountDownLatch startRound(int r) {
+            for (int i = 0; i < receivedAt.length(); i++) {
+                receivedAt.set(i, 0);
+            }
+            CountDownLatch all = new CountDownLatch(receivedAt.length());
+            latch.set(all);
+            currentRound.set(r);
+            return all;
+        }
+
+        /** Client {@code client} received round {@code round}'s event at {@code atNanos}; other rounds' are ignored. */
+        void received(int client, int round, long atNanos) {
+            if (round == currentRound.get()) {
+                receivedAt.set(client, atNanos);
+                latch.get().countDown();
+            }
+        }
+
+        /** The receipts of this round, as times since {@code startNanos}. */
+        long[] times(long startNanos) {
+            long[] times = new long[receivedAt.length()];
+            int received = 0;
+            for (int i = 0; i < receivedAt.length(); i++) {
+                long at = receivedAt.get(i);
+                if (at != 0) {
+                    times[received++] = at - startNanos;
+                }
+            }
+            return Arrays.copyOf(times, received);
+        }
     }
 }

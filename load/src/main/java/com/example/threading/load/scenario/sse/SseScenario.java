@@ -25,21 +25,28 @@ import picocli.CommandLine.Option;
  * long-polls, both over h2c, round by round (the server's batch time and the client's publish → last receipt); (2) the
  * server's heap per idle stream after forced full GCs, over h2c and HTTP/1.1; (3) chat rooms over streams with every
  * delivery checked for loss, duplicates and order, then the same with one reader that never reads, which the server must
- * shed while the others' p99 holds. Readers are OkHttp's EventSource ({@link SseReaders}); {@link SseView} reports.
+ * shed while the others' p99 holds; (4, part {@code ws}, not run by default) WebSockets beside both: one event to N
+ * sockets against N streams and N parked long-polls in the same run, and the server's heap per idle socket beside an
+ * idle stream's. Readers are OkHttp's EventSource ({@link SseReaders}) and Jetty's WebSocket client
+ * ({@link SocketReaders}); {@link SseView} reports.
  */
 @Command(name = "sse",
         description = "Server-Sent Events beside the long-poll on one service: one event to N streams vs N parked long-polls (h2c), "
                 + "server heap per idle stream (h2c, HTTP/1.1), and chat rooms over streams with loss/duplicate/order checks, "
-                + "then with one stalled reader that must be shed.")
+                + "then with one stalled reader that must be shed; with --parts ws, WebSockets beside both (batch and heap).")
 public final class SseScenario extends ScenarioCommand {
 
-    static final List<String> PARTS = List.of("batch", "heap", "rooms");
+    static final List<String> PARTS = List.of("batch", "heap", "rooms", "ws");
 
     @Option(names = "--streams", defaultValue = "20000", description = "Streams, and parked long-polls, over h2c in the batch and heap parts (default: ${DEFAULT-VALUE})")
     int streams;
 
     @Option(names = "--http1-streams", defaultValue = "5000", description = "Streams over HTTP/1.1 in the heap part, a connection each (default: ${DEFAULT-VALUE})")
     int http1Streams;
+
+    @Option(names = "--sockets", defaultValue = "5000", description = "WebSockets, and as many streams (h2c) and parked long-polls (h2c), "
+            + "in the ws part; a socket is a connection of its own, a file in this process and in the service's (default: ${DEFAULT-VALUE})")
+    int sockets;
 
     @Option(names = "--rounds", defaultValue = "5", description = "Measured rounds (one event each) per transport (default: ${DEFAULT-VALUE})")
     int rounds;
@@ -89,7 +96,7 @@ public final class SseScenario extends ScenarioCommand {
     protected void run(Report report) throws Exception {
         validate();
         int readers = rooms * readersPerRoom;
-        int most = Math.max(Math.max(streams, http1Streams), readers + 1);
+        int most = Math.max(Math.max(Math.max(streams, http1Streams), readers + 1), parts.contains("ws") ? sockets : 0);
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("LOG_LEVEL", "WARN");
         environment.put("EVENTS_TICK_PERIOD", "0");
@@ -100,6 +107,8 @@ public final class SseScenario extends ScenarioCommand {
         // an application idle timeout of 10 minutes (below).
         environment.put("EVENTS_SSE_HEARTBEAT", "5m");
         environment.put("EVENTS_SSE_DRAIN_TIMEOUT", Durations.format(drainTimeout));
+        environment.put("EVENTS_WS_MAX_SOCKETS", Integer.toString(most + 100));
+        environment.put("EVENTS_WS_HEARTBEAT", "5m");
         environment.put("EVENTS_MAX_EVENT_SIZE", "64KiB");
         List<String> properties = List.of("-Ddw.server.applicationConnectors[0].type=h2c",
                 "-Ddw.server.applicationConnectors[0].idleTimeout=10m");
@@ -132,6 +141,7 @@ public final class SseScenario extends ScenarioCommand {
             List<BatchRounds.Round> pollRounds = List.of();
             List<SseView.Heap> heaps = new ArrayList<>();
             List<SseView.Rooms> roomRuns = new ArrayList<>();
+            SseView.Sockets socketRuns = null;
             try (ServerMetrics server = new ServerMetrics(admin)) {
                 if (parts.contains("batch")) {
                     BatchRounds batch = new BatchRounds(app, server);
@@ -145,6 +155,9 @@ public final class SseScenario extends ScenarioCommand {
                 if (parts.contains("heap")) {
                     heaps.add(heap(admin, app, server, Protocol.H2C, streams));
                     heaps.add(heap(admin, app, server, Protocol.HTTP1, http1Streams));
+                }
+                if (parts.contains("ws")) {
+                    socketRuns = sockets(app, admin, server);
                 }
                 if (parts.contains("rooms")) {
                     long[] cursors = new long[rooms];
@@ -164,8 +177,45 @@ public final class SseScenario extends ScenarioCommand {
                     }
                 }
             }
-            SseView.present(report, streams, sseRounds, pollRounds, heaps, roomRuns, drainTimeout);
+            SseView.present(report, streams, sseRounds, pollRounds, heaps, roomRuns, drainTimeout, socketRuns);
         }
+    }
+
+    /** The ws part: one event to N sockets, N streams and N parked long-polls in turn, then the heap per idle socket and stream. */
+    private SseView.Sockets sockets(URI app, URI admin, ServerMetrics server) throws Exception {
+        BatchRounds batch = new BatchRounds(app, server);
+        List<BatchRounds.Round> ws;
+        List<BatchRounds.Round> sse;
+        List<BatchRounds.Round> poll;
+        try {
+            ws = batch.websocket("ws-socket", sockets, warmupRounds, rounds, deadline().within(Duration.ofMinutes(8)));
+            sse = batch.sse("ws-sse", sockets, warmupRounds, rounds, deadline().within(Duration.ofMinutes(8)));
+            poll = batch.longPoll("ws-poll", sockets, warmupRounds, rounds, deadline().within(Duration.ofMinutes(8)));
+        } finally {
+            batch.close();
+        }
+        return new SseView.Sockets(sockets, ws, sse, poll, List.of(socketHeap(admin, app, server, sockets), heap(admin, app, server, Protocol.H2C, sockets)));
+    }
+
+    /** The server's heap per idle socket: forced full GCs with none open, then with {@code count} open. */
+    private SseView.Heap socketHeap(URI admin, URI app, ServerMetrics server, int count) throws Exception {
+        server.awaitValue("events.websocket.open", value -> value == 0, deadline().within(Duration.ofSeconds(30)));
+        double none = liveHeapMb(admin);
+        double open;
+        try (SocketReaders readers = new SocketReaders(count)) {
+            List<URI> urls = new ArrayList<>(count);
+            URI base = URI.create("ws://" + app.getAuthority());
+            for (int i = 0; i < count; i++) {
+                urls.add(base.resolve("/events/ws?topic=heap-ws"));
+            }
+            int opened = readers.open(urls, (socket, text, at) -> { }, deadline().within(Duration.ofMinutes(3)));
+            if (opened < count) {
+                throw new IllegalStateException("only " + opened + " of " + count + " sockets opened: " + readers.lastFailure());
+            }
+            server.awaitValue("events.websocket.open", value -> value >= count, deadline().within(Duration.ofSeconds(30)));
+            open = liveHeapMb(admin);
+        }
+        return new SseView.Heap("WebSocket (HTTP/1.1)", count, none, open);
     }
 
     /** The server's heap per idle stream over {@code protocol}: forced full GCs with none open, then with {@code count} open. */
@@ -207,12 +257,12 @@ public final class SseScenario extends ScenarioCommand {
                 throw new IllegalArgumentException("--parts takes " + PARTS + ", not " + part);
             }
         }
-        if (streams < 1 || http1Streams < 1 || rounds < 1 || warmupRounds < 0 || rooms < 1 || readersPerRoom < 1 || !(rate > 0)
+        if (streams < 1 || http1Streams < 1 || sockets < 1 || rounds < 1 || warmupRounds < 0 || rooms < 1 || readersPerRoom < 1 || !(rate > 0)
                 || duration.compareTo(Duration.ofSeconds(1)) < 0 || roomsWarmup.isNegative() || ballastRate < 0 || ballastBytes < 100) {
-            throw new IllegalArgumentException("--streams, --http1-streams, --rounds, --rooms, --readers-per-room at least 1, --rate above 0, "
+            throw new IllegalArgumentException("--streams, --http1-streams, --sockets, --rounds, --rooms, --readers-per-room at least 1, --rate above 0, "
                     + "--duration at least 1s, --ballast-bytes at least 100");
         }
-        int threads = Math.max(parts.contains("rooms") ? rooms * readersPerRoom : 0,
+        int threads = Math.max(Math.max(parts.contains("rooms") ? rooms * readersPerRoom : 0, parts.contains("ws") ? sockets : 0),
                 Math.max(parts.contains("batch") || parts.contains("heap") ? streams : 0, parts.contains("heap") ? http1Streams : 0));
         if (!SseReaders.virtualThreads() && threads > SseReaders.PLATFORM_THREAD_LIMIT) {
             throw new IllegalArgumentException("OkHttp reads each stream on a thread of its own, and on JDK " + Runtime.version().feature()
@@ -222,10 +272,10 @@ public final class SseScenario extends ScenarioCommand {
                     + "with --java for the service's JDK), or give fewer --streams.");
         }
         long files = openFileLimit();
-        int sockets = parts.contains("heap") ? http1Streams : 0;
-        if (files > 0 && sockets + 1_000 > files) {
-            throw new IllegalArgumentException("--http1-streams " + http1Streams + " needs a socket each, and this process may open " + files
-                    + " files (ulimit -n): give fewer or raise the limit");
+        int connections = Math.max(parts.contains("heap") ? http1Streams : 0, parts.contains("ws") ? sockets : 0);
+        if (files > 0 && connections + 1_000 > files) {
+            throw new IllegalArgumentException("--http1-streams and --sockets need a connection each (" + connections + "), and this process "
+                    + "may open " + files + " files (ulimit -n): give fewer or raise the limit (as root: prlimit --nofile=N:N java -jar ...)");
         }
     }
 

@@ -40,6 +40,10 @@ final class SseView {
         }
     }
 
+    /** The ws part: the rounds of each transport at {@code clients} clients, and the heap per idle socket and stream. */
+    record Sockets(int clients, List<BatchRounds.Round> ws, List<BatchRounds.Round> sse, List<BatchRounds.Round> poll, List<Heap> heaps) {
+    }
+
     /** One rooms run. */
     record Rooms(String name, int readers, RoomTraffic.Result result) {
     }
@@ -48,16 +52,19 @@ final class SseView {
     }
 
     static void present(Report report, int streams, List<BatchRounds.Round> sse, List<BatchRounds.Round> poll, List<Heap> heaps,
-                        List<Rooms> rooms, Duration drainTimeout) throws IOException {
+                        List<Rooms> rooms, Duration drainTimeout, Sockets sockets) throws IOException {
         Map<String, Object> data = new LinkedHashMap<>();
         if (!sse.isEmpty() && !poll.isEmpty()) {
             batch(report, streams, sse, poll, data);
         }
         if (!heaps.isEmpty()) {
-            heap(report, heaps, data);
+            data.put("heap", heap(report, HEAP_TITLE, heaps));
         }
         if (!rooms.isEmpty()) {
             rooms(report, rooms, drainTimeout, data);
+        }
+        if (sockets != null) {
+            data.put("websocket", sockets(report, sockets));
         }
         report.data("sse", data);
     }
@@ -106,7 +113,7 @@ final class SseView {
         data.put("batch", batch);
     }
 
-    private static void heap(Report report, List<Heap> heaps, Map<String, Object> data) {
+    private static List<Map<String, Object>> heap(Report report, String title, List<Heap> heaps) {
         List<List<String>> rows = new ArrayList<>();
         List<Map<String, Object>> values = new ArrayList<>();
         for (Heap heap : heaps) {
@@ -121,9 +128,44 @@ final class SseView {
             value.put("kibPerStream", kib);
             values.add(value);
         }
-        report.table(new Table(HEAP_TITLE + " (heap used after a forced full GC, lower of two; with the streams open and idle minus with none)",
-                List.of("protocol", "streams", "heap, none open MiB", "heap, streams open MiB", "KiB per stream", "goal"), rows));
-        data.put("heap", values);
+        report.table(new Table(title + " (heap used after a forced full GC, lower of two; with the clients open and idle minus with none)",
+                List.of("protocol", "clients", "heap, none open MiB", "heap, clients open MiB", "KiB per client", "goal"), rows));
+        return values;
+    }
+
+    private static Map<String, Object> sockets(Report report, Sockets run) {
+        double pollServer = median(run.poll(), BatchRounds.Round::serverLastWriteMs);
+        double pollClient = median(run.poll(), BatchRounds.Round::clientLastMs);
+        List<List<String>> rows = new ArrayList<>();
+        Map<String, List<BatchRounds.Round>> transports = new LinkedHashMap<>();
+        transports.put("WebSocket (GET /events/ws, HTTP/1.1)", run.ws());
+        transports.put("SSE (GET /events/stream, h2c)", run.sse());
+        transports.put("long-poll (GET /events, h2c)", run.poll());
+        transports.forEach((name, rounds) -> rows.add(List.of(name, Integer.toString(run.clients()),
+                range(rounds, BatchRounds.Round::serverLastWriteMs), range(rounds, BatchRounds.Round::serverQueuedMs),
+                range(rounds, BatchRounds.Round::clientLastMs), received(rounds))));
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("clients", run.clients());
+        for (String transport : List.of("WebSocket", "SSE")) {
+            List<BatchRounds.Round> rounds = transport.equals("SSE") ? run.sse() : run.ws();
+            double server = median(rounds, BatchRounds.Round::serverLastWriteMs) / pollServer;
+            double client = median(rounds, BatchRounds.Round::clientLastMs) / pollClient;
+            rows.add(List.of("ratio " + transport + " ÷ long-poll (medians)", "", ratio(server), "", ratio(client),
+                    "goal ≤ 1×: server " + verdict(server <= 1) + ", client " + verdict(client <= 1)));
+            values.put(transport.toLowerCase(java.util.Locale.ROOT) + "ServerRatio", server);
+            values.put(transport.toLowerCase(java.util.Locale.ROOT) + "ClientRatio", client);
+        }
+        report.table(new Table("WebSocket beside SSE and the long-poll: one event to " + run.clients() + " clients of each, median (min–max) "
+                + "ms of " + count(run.ws()) + " rounds", List.of("transport", "clients", "server event-to-last-write",
+                "server event-to-queued", "client publish → last receipt", "received"), rows));
+        report.note("For a socket the server's event-to-last-write ends when the last socket's message was handed to Jetty's "
+                + "asynchronous send (sendText with a callback); each socket is a connection of its own (HTTP/1.1), where the "
+                + "streams and polls share a few h2c connections.");
+        values.put("webSocketRounds", run.ws());
+        values.put("sseRounds", run.sse());
+        values.put("longPollRounds", run.poll());
+        values.put("heap", heap(report, "Server heap per idle socket and stream", run.heaps()));
+        return values;
     }
 
     private static void rooms(Report report, List<Rooms> runs, Duration drainTimeout, Map<String, Object> data) throws IOException {

@@ -76,4 +76,33 @@ class SseScenarioTest {
         assertThat(stalled.path("shedCount").asLong()).as("the stalled reader shed").isEqualTo(1);
         assertThat(stalled.path("shedAfterSeconds").asDouble()).isPositive();
     }
+
+    @Test
+    void socketsBesideStreamsAndLongPollsWithHeapFigures(@TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "sse", "--parts", "ws", "--sockets", "40", "--rounds", "2", "--warmup-rounds", "1",
+                "--max-duration", "300s");
+        JsonNode results = assertReportFiles(folder);
+        assertThat(Files.readString(folder.resolve("report.md"))).contains("WebSocket beside SSE and the long-poll",
+                "Server heap per idle socket and stream");
+        JsonNode websocket = results.path("data").path("sse").path("websocket");
+        assertThat(websocket.path("clients").asInt()).isEqualTo(40);
+        for (String figure : new String[] {"websocketServerRatio", "websocketClientRatio", "sseServerRatio", "sseClientRatio"}) {
+            assertThat(websocket.path(figure).asDouble()).as(figure).isPositive();
+        }
+        for (String transport : new String[] {"webSocketRounds", "sseRounds", "longPollRounds"}) {
+            assertThat(websocket.path(transport)).as(transport).hasSize(3);
+            for (JsonNode round : websocket.path(transport)) {
+                assertThat(round.path("received").asInt()).as("%s round %s", transport, round.path("round")).isEqualTo(40);
+                assertThat(round.path("serverLastWriteMs").asDouble()).isPositive();
+            }
+        }
+        JsonNode heap = websocket.path("heap");
+        assertThat(heap).hasSize(2);
+        assertThat(heap.get(0).path("protocol").asText()).isEqualTo("WebSocket (HTTP/1.1)");
+        assertThat(heap.get(1).path("protocol").asText()).isEqualTo("h2c");
+        for (JsonNode client : heap) {
+            assertThat(client.path("streams").asInt()).isEqualTo(40);
+            assertThat(client.path("heapOpenMb").asDouble()).isPositive();
+        }
+    }
 }

@@ -1,0 +1,552 @@
+package com.example.threading.events.websocket;
+
+import com.example.threading.events.access.AccessDecision;
+import com.example.threading.events.access.TopicAccess;
+import com.example.threading.events.access.TopicGrant;
+import com.example.threading.events.history.EventBatch;
+import com.example.threading.events.history.TopicCursor;
+import com.example.threading.events.history.TopicsBatch;
+import com.example.threading.events.http.AccessGate;
+import com.example.threading.events.http.PollParameters;
+import com.example.threading.events.hub.Answer;
+import com.example.threading.events.hub.Delivery;
+import com.example.threading.events.hub.EventHub;
+import com.example.threading.events.hub.ParkedPoll;
+import com.example.threading.events.stream.Event;
+import com.example.threading.events.stream.TopicNames;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.StatusCode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One WebSocket of {@code GET /events/ws}: a sequence of polls of the hub, as an event stream is, and the client's
+ * messages (publish, subscribe, unsubscribe) on the same connection. Each poll has a {@link Turn} as its
+ * {@link Delivery}: news becomes one message per event and the next poll; a poll's deadline (the heartbeat period) a
+ * ping and the next poll; the stop, a refusal, the lifetime, an ended credential or a slow reader end the socket with a
+ * last message and a close code. Frames are read on demand: the next message is asked for once the last is handled, so
+ * a client that sends fast is read no faster than it is served.
+ *
+ * <p>Thread-safety: the subscription (each topic's cursor and epoch) and the poll out now are guarded by {@link #lock}.
+ * Three kinds of thread take it: the container thread an answer is handed to (never the hub's dispatcher), the one the
+ * deadline sweep hands a heartbeat to, and the reading thread changing the subscription; each finishes its work, the
+ * next poll included, before it lets go. An answer is for the {@link Turn} that was current when it was placed: a
+ * subscription change places a new turn, and the old one's answer, if it was already on its way, is dropped under the
+ * lock, its events read again by the new poll from the same cursors. Locks are taken in one order, this socket's then
+ * the hub's (placing and withdrawing polls); the hub never calls into a socket under its own lock but to attach a
+ * poll, which takes no lock. Sends go through {@link SocketOutput} from any of these threads and from the stream's
+ * completion (a publish's answer). The ending flag is atomic and read before every poll is placed.
+ *
+ * <p>Public only because Jetty binds a listener's methods through a public lookup: a package-private listener class
+ * fails every upgrade ({@code IllegalAccessException: class is not public}). Nothing outside the package can make one.
+ */
+public final class EventSocket implements Session.Listener {
+
+    /** Everything a socket needs besides its caller and topics. */
+    record Shared(EventHub hub, SocketJson json, ObjectReader reader, Sockets sockets, SocketMetrics metrics,
+                  SocketPublishing publishing, AccessGate access, Executor executor, long heartbeatMs, int maxTopics,
+                  long maxUnsentBytes, int maxMessagesPerSecond, LongSupplier nanoClock) {
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventSocket.class);
+
+    private final Shared with;
+    private final TopicGrant subscriber;
+    private final AccessDecision publisher;
+    private final long openedNanos;
+    private final long expiresNanos;
+    /** The upgrade's request context (id, trace, caller), current around everything done for this socket. */
+    private final Context requestContext;
+    private final MessageRate rate;
+    private final AtomicInteger publishesInFlight = new AtomicInteger();
+    private final AtomicBoolean ending = new AtomicBoolean();
+    private final AtomicBoolean shed = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
+    private final Object lock = new Object();
+    /** Each topic's cursor (null: its next event), in the order subscribed. */
+    @GuardedBy("lock")
+    private final Map<String, Long> cursors = new LinkedHashMap<>();
+    @GuardedBy("lock")
+    private final Map<String, String> epochs = new HashMap<>();
+    /** The poll out now; null between an answer and the next poll, and once the socket ends. */
+    @GuardedBy("lock")
+    private Turn current;
+    /** Set once, by {@link #onWebSocketOpen}, before the socket is registered for the sweep. */
+    private volatile Session session;
+    private volatile SocketOutput output;
+
+    /**
+     * A socket for {@code subscriber} reading {@code asked}, publishing with {@code publisher}'s credentials (a refusal
+     * answers each publish); it ends at {@code expiresNanos} (its credentials' end; far ahead when they do not).
+     */
+    EventSocket(Shared with, TopicGrant subscriber, AccessDecision publisher, List<TopicCursor> asked, long openedNanos,
+                long expiresNanos, Context requestContext) {
+        this.with = with;
+        this.subscriber = subscriber;
+        this.publisher = publisher;
+        this.openedNanos = openedNanos;
+        this.expiresNanos = expiresNanos;
+        this.requestContext = requestContext;
+        this.rate = new MessageRate(with.maxMessagesPerSecond(), with.nanoClock());
+        synchronized (lock) {
+            for (TopicCursor topic : asked) {
+                cursors.put(topic.topic(), topic.after());
+                if (topic.epoch() != null) {
+                    epochs.put(topic.topic(), topic.epoch());
+                }
+            }
+        }
+    }
+
+    @Override
+    public void onWebSocketOpen(Session opened) {
+        session = opened;
+        output = new SocketOutput(opened, with.maxUnsentBytes(), with.nanoClock());
+        with.sockets().started(this);
+        with.metrics().opened.mark();
+        try (Scope scope = requestContext.makeCurrent()) {
+            synchronized (lock) {
+                poll();
+            }
+        }
+        opened.demand();
+    }
+
+    @Override
+    public void onWebSocketText(String text) {
+        try (Scope scope = requestContext.makeCurrent()) {
+            handle(text);
+        } finally {
+            session.demand(); // the next message, only now: a client is read no faster than it is served
+        }
+    }
+
+    @Override
+    public void onWebSocketBinary(ByteBuffer payload, Callback callback) {
+        callback.succeed();
+        with.metrics().badMessages.mark();
+        finish(with.json().error(400, "binary messages are not accepted: send JSON text", null), StatusCode.BAD_DATA,
+                "binary messages are not accepted");
+        session.demand();
+    }
+
+    @Override
+    public void onWebSocketPing(ByteBuffer payload) {
+        session.sendPong(payload, Callback.NOOP); // an endpoint that takes pings answers them itself
+        session.demand();
+    }
+
+    @Override
+    public void onWebSocketPong(ByteBuffer payload) {
+        session.demand();
+    }
+
+    @Override
+    public void onWebSocketClose(int statusCode, String reason) {
+        released();
+    }
+
+    @Override
+    public void onWebSocketError(Throwable cause) {
+        LOG.debug("socket failed", cause);
+        released();
+    }
+
+    long openedNanos() {
+        return openedNanos;
+    }
+
+    /** When its credentials end, on the same clock as {@link #openedNanos}. */
+    long expiresNanos() {
+        return expiresNanos;
+    }
+
+    /** Characters of this socket not yet written. */
+    long unsentBytes() {
+        SocketOutput out = output;
+        return out == null ? 0 : out.unsentBytes();
+    }
+
+    /** Whether its network has taken nothing for {@code drainTimeoutNanos} while messages wait. */
+    boolean stalled(long nowNanos, long drainTimeoutNanos) {
+        SocketOutput out = output;
+        return out != null && out.stalled(nowNanos, drainTimeoutNanos);
+    }
+
+    /** Ends the socket after its lifetime: a {@code reconnect} message, close code 1001. */
+    void reconnect() {
+        if (!ending.get()) {
+            with.metrics().lifetimeEnds.mark();
+            finish(with.json().last("reconnect", "socket lifetime reached, reconnect from your last position"),
+                    StatusCode.SHUTDOWN, "lifetime reached");
+        }
+    }
+
+    /** Ends the socket when its credentials do: an {@code expired} message, close code 1008. */
+    void expired() {
+        if (!ending.get()) {
+            with.metrics().expiredEnds.mark();
+            finish(with.json().last("expired", "the credentials expired; reconnect with new ones"),
+                    StatusCode.POLICY_VIOLATION, "credentials expired");
+        }
+    }
+
+    /**
+     * Drops a socket whose network takes nothing, at once and without a close frame (that could not be written); also
+     * one already shed, whose close frame waits behind what it does not read. Counted once.
+     */
+    void drop(String reason) {
+        if (shed.compareAndSet(false, true)) {
+            with.metrics().shed.mark();
+        }
+        LOG.debug("socket dropped: {}", reason);
+        ending.set(true);
+        withdrawCurrent();
+        output.disconnect();
+    }
+
+    /** A message for the client would take it beyond its budget: close code 1008 after what it has not read. */
+    private void shedOverBudget() {
+        if (shed.compareAndSet(false, true)) {
+            with.metrics().shed.mark();
+            ending.set(true);
+            withdrawCurrent();
+            output.close(StatusCode.POLICY_VIOLATION, "shed: more than events.websocket.maxUnsentBytes unsent");
+        }
+    }
+
+    private void handle(String text) {
+        with.metrics().messages.mark();
+        if (!rate.tryTake()) {
+            with.metrics().limited.mark();
+            reply(with.json().error(429, "more than " + with.maxMessagesPerSecond() + " messages per second"
+                    + " (events.websocket.maxMessagesPerSecond): this one was dropped", null));
+            return;
+        }
+        ClientMessage message;
+        try {
+            message = ClientMessage.parse(with.reader(), text, with.maxTopics());
+        } catch (ClientMessage.Refusal refusal) {
+            with.metrics().badMessages.mark();
+            reply(with.json().error(400, refusal.getMessage(), refusal.ref()));
+            return;
+        }
+        switch (message.kind()) {
+            case PUBLISH -> with.publishing().publish(message, publisher, publishesInFlight, this::reply);
+            case SUBSCRIBE, UNSUBSCRIBE -> change(message);
+        }
+    }
+
+    /** Sends an answer to the client's message; a socket too far behind to take it is shed. */
+    private void reply(String text) {
+        if (!ending.get() && output.send(text) == SocketOutput.Sent.OVER_BUDGET) {
+            shedOverBudget();
+        }
+    }
+
+    /** Subscribes or unsubscribes, without a new connection: the poll out now is replaced by one of the new topics. */
+    private void change(ClientMessage message) {
+        JsonNode ref = message.ref();
+        List<TopicCursor> asked;
+        try {
+            asked = message.kind() == ClientMessage.Kind.SUBSCRIBE
+                    ? PollParameters.parse(message.topics().toArray(String[]::new), null, null, null, 1, 1, with.maxTopics()).topics()
+                    : message.topics().stream().map(topic -> new TopicCursor(TopicNames.check(topic), null)).toList();
+        } catch (IllegalArgumentException e) {
+            with.metrics().badMessages.mark();
+            reply(with.json().error(400, e.getMessage(), ref));
+            return;
+        }
+        if (message.kind() == ClientMessage.Kind.SUBSCRIBE) {
+            AccessDecision allowed = with.access().authorize(subscriber, TopicAccess.Action.SUBSCRIBE,
+                    asked.stream().map(TopicCursor::topic).toList());
+            if (!allowed.admitted()) {
+                with.metrics().badMessages.mark();
+                reply(with.json().error(allowed.status(), allowed.message(), ref));
+                return;
+            }
+        }
+        String answer;
+        synchronized (lock) {
+            if (ending.get()) {
+                return;
+            }
+            Map<String, Long> next = new LinkedHashMap<>(cursors);
+            for (TopicCursor topic : asked) {
+                if (message.kind() == ClientMessage.Kind.SUBSCRIBE) {
+                    next.put(topic.topic(), topic.after()); // a topic read already restarts from the cursor given
+                } else {
+                    next.remove(topic.topic());
+                }
+            }
+            if (next.isEmpty() || next.size() > with.maxTopics()) {
+                with.metrics().badMessages.mark();
+                answer = with.json().error(400, "a socket reads between 1 and " + with.maxTopics()
+                        + " topics (events.maxTopicsPerPoll); this change would leave " + next.size(), ref);
+            } else {
+                Turn was = current;
+                if (was != null) {
+                    keepParkedCursors(was.poll);
+                    withdraw(was);
+                }
+                for (TopicCursor topic : asked) {
+                    if (message.kind() == ClientMessage.Kind.SUBSCRIBE) {
+                        cursors.put(topic.topic(), topic.after());
+                        epochs.remove(topic.topic());
+                        if (topic.epoch() != null) {
+                            epochs.put(topic.topic(), topic.epoch());
+                        }
+                    } else {
+                        cursors.remove(topic.topic());
+                        epochs.remove(topic.topic());
+                    }
+                }
+                poll();
+                answer = with.json().subscribed(List.copyOf(cursors.keySet()), position(), ref);
+            }
+        }
+        reply(answer);
+    }
+
+    /** On a container thread: the answer of {@code turn}'s poll, unless the poll was withdrawn or replaced meanwhile. */
+    private void answered(Turn turn, Answer answer, BooleanSupplier claim) {
+        synchronized (lock) {
+            if (!claim.getAsBoolean()) {
+                return; // its deadline or a withdrawal took the poll first
+            }
+            try {
+                if (turn == current && !ending.get()) {
+                    current = null;
+                    deliver(answer);
+                } // else replaced by a subscription change (whose poll reads from the same cursors) or ended
+            } finally {
+                turn.poll.completed(); // the batch's event-to-last-write ends once the messages are handed to Jetty
+            }
+        }
+    }
+
+    @GuardedBy("lock")
+    private void deliver(Answer answer) {
+        if (answer instanceof Answer.News news) {
+            List<String> messages = messages(news.answer());
+            for (String message : messages) {
+                if (output.send(message) == SocketOutput.Sent.OVER_BUDGET) {
+                    shedOverBudget();
+                    return;
+                }
+            }
+            with.metrics().eventsWritten.mark(messages.size());
+            poll();
+        } else if (answer instanceof Answer.Closing closing) {
+            with.metrics().shutdownEnds.mark();
+            finish(with.json().closing("server is stopping, reconnect", closing.retryAfterSeconds()),
+                    StatusCode.SHUTDOWN, "server is stopping");
+        } else if (answer instanceof Answer.Refused refused) {
+            with.metrics().hubRefusals.mark();
+            finish(with.json().last("refused", refused.reason()), StatusCode.TRY_AGAIN_LATER, "try again later");
+        }
+    }
+
+    /** On a container thread: the poll's deadline (the heartbeat period) passed; a ping, and the next poll. */
+    private void heartbeat(Turn turn) {
+        synchronized (lock) {
+            turn.poll.completed();
+            if (turn != current || ending.get()) {
+                return;
+            }
+            current = null;
+            keepParkedCursors(turn.poll);
+            output.ping();
+            with.metrics().heartbeats.mark();
+            poll();
+        }
+    }
+
+    @GuardedBy("lock")
+    private void poll() {
+        if (ending.get()) {
+            return;
+        }
+        List<TopicCursor> asked = new ArrayList<>(cursors.size());
+        cursors.forEach((topic, cursor) -> asked.add(new TopicCursor(topic, cursor, epochs.get(topic))));
+        Turn next = new Turn();
+        current = next;
+        with.hub().poll(next, asked, with.heartbeatMs());
+    }
+
+    /**
+     * A topic read without a cursor reads after the id the hub gave it when the poll was parked, so nothing published
+     * between this poll and the next is skipped.
+     */
+    @GuardedBy("lock")
+    private void keepParkedCursors(ParkedPoll parked) {
+        Map<String, Long> atPark = parked == null ? null : parked.cursors();
+        if (atPark == null) {
+            return;
+        }
+        atPark.forEach((topic, cursor) -> {
+            if (cursor != null && cursors.containsKey(topic) && cursors.get(topic) == null) {
+                cursors.put(topic, cursor);
+            }
+        });
+    }
+
+    /** Ends the socket with {@code last} and the close frame {@code code} once what is queued before them is written. */
+    private void finish(String last, int code, String reason) {
+        if (ending.compareAndSet(false, true)) {
+            withdrawCurrent();
+            output.sendLast(last);
+            output.close(code, reason);
+        }
+    }
+
+    /** The socket closed or failed: no more polls, the waiting one withdrawn, its place given back (once, opened or not). */
+    private void released() {
+        ending.set(true);
+        withdrawCurrent();
+        if (released.compareAndSet(false, true)) {
+            with.sockets().closed(this);
+        }
+    }
+
+    private void withdrawCurrent() {
+        synchronized (lock) {
+            Turn was = current;
+            current = null;
+            if (was != null) {
+                withdraw(was);
+            }
+        }
+    }
+
+    @GuardedBy("lock")
+    private void withdraw(Turn turn) {
+        if (turn.poll != null && with.hub().withdraw(turn.poll)) {
+            turn.poll.completed(); // nobody answers it now: its deadline is dropped too
+        }
+    }
+
+    /**
+     * The messages of one answer, one per event, each with the socket's position after it; when events before them are
+     * lost (or the cursor was of another history), first a {@code missed} message at the position before them.
+     * Advances the cursors.
+     */
+    @GuardedBy("lock")
+    private List<String> messages(Object answer) {
+        List<Event> events;
+        boolean missed;
+        Map<String, Long> next = new LinkedHashMap<>();
+        if (answer instanceof EventBatch batch) {
+            String topic = cursors.keySet().iterator().next();
+            events = batch.events();
+            missed = batch.missed();
+            next.put(topic, batch.lastId());
+            if (batch.epoch() != null) {
+                epochs.put(topic, batch.epoch());
+            }
+        } else {
+            TopicsBatch batch = (TopicsBatch) answer;
+            events = batch.events();
+            missed = batch.missed();
+            next.putAll(batch.cursors());
+            epochs.putAll(batch.epochs());
+        }
+        // The position before the first event: a topic without events here is at its new cursor already; a topic with
+        // events just before its first (after a loss: not the old cursor).
+        cursors.putAll(next);
+        for (Event event : events) {
+            cursors.merge(event.topic(), event.id() - 1, Math::min);
+        }
+        List<String> messages = new ArrayList<>(events.size() + 1);
+        if (missed) {
+            messages.add(with.json().missed(position()));
+        }
+        String[] json = with.json().events(answer, events);
+        for (int i = 0; i < json.length; i++) {
+            Event event = events.get(i);
+            cursors.put(event.topic(), event.id());
+            messages.add(SocketJson.event(json[i], position()));
+        }
+        cursors.putAll(next);
+        return messages;
+    }
+
+    /** The socket's position: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in the order subscribed. */
+    @GuardedBy("lock")
+    private String position() {
+        StringBuilder position = new StringBuilder();
+        for (Map.Entry<String, Long> topic : cursors.entrySet()) {
+            if (!position.isEmpty()) {
+                position.append(',');
+            }
+            position.append(topic.getKey());
+            if (topic.getValue() != null) {
+                position.append(':').append(topic.getValue());
+                String epoch = epochs.get(topic.getKey());
+                if (epoch != null) {
+                    position.append(':').append(epoch);
+                }
+            }
+        }
+        return position.toString();
+    }
+
+    /** Runs {@code work} in the socket's context on a container thread; here, when the pool no longer takes tasks (it stops). */
+    private void onContainerThread(Runnable work) {
+        Runnable inContext = requestContext.wrap(work);
+        try {
+            with.executor().execute(inContext);
+        } catch (RejectedExecutionException stopping) {
+            inContext.run();
+        }
+    }
+
+    /**
+     * One poll of the socket: the hub's {@link Delivery} for it. Its answer is handed to a container thread, so one
+     * event's batch, answered from the hub's one dispatcher thread, never waits for a socket's messages to be made and
+     * handed over.
+     */
+    private final class Turn implements Delivery {
+
+        /** Set by the hub before the poll is placed, on the thread placing it. */
+        private volatile ParkedPoll poll;
+
+        @Override
+        public void attach(ParkedPoll placed) {
+            poll = placed;
+        }
+
+        @Override
+        public void offer(Answer answer, BooleanSupplier claim) {
+            onContainerThread(() -> answered(this, answer, claim));
+        }
+
+        @Override
+        public void expire() {
+            onContainerThread(() -> heartbeat(this));
+        }
+
+        @Override
+        public void abandon() {
+            poll.completed(); // only a poll whose request failed is abandoned; a socket reports none (it withdraws)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package com.example.threading.events.websocket;
+
+import com.example.threading.events.stream.Event;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The text of the messages a socket sends, each one JSON object with a {@code type}:
+ * <ul>
+ *   <li>{@code {"type":"event","event":{"id":..,"topic":..,"time":..,"data":..},"position":"room:42:E"}}: one event,
+ *       as the long-poll lists it, and the socket's whole position after it (every topic's cursor, the format of a
+ *       stream's {@code id:}), to resume from;</li>
+ *   <li>{@code {"type":"missed","position":..}}: events before the next ones were lost;</li>
+ *   <li>{@code {"type":"subscribed","topics":[..],"position":..,"ref":..}}: the topics now read, after a change;</li>
+ *   <li>{@code {"type":"ack","event":{..},"ref":..}} and {@code {"type":"error","code":..,"message":..,"ref":..}}:
+ *       the answer to a client's message, with the {@code ref} it gave;</li>
+ *   <li>a socket's last message ({@code closing}, {@code reconnect}, {@code refused}, {@code expired}) with a
+ *       {@code reason}, followed by the close frame.</li>
+ * </ul>
+ *
+ * <p>The events of one answer are serialized once for every socket it reaches: the polls of one batch with the same
+ * cursors share one answer, and the dispatcher answers batches one after the other, so the last answer's JSON is
+ * kept. Thread-safety: any thread may call any method; the last answer is one atomic reference (two threads may both
+ * serialize an answer; either result is the same text).
+ */
+final class SocketJson {
+
+    private final ObjectMapper mapper;
+    private final AtomicReference<Serialized> last = new AtomicReference<>();
+
+    SocketJson(ObjectMapper mapper) {
+        this.mapper = mapper;
+    }
+
+    /** The JSON of each of {@code events}, the events of {@code answer}, made once per answer. */
+    String[] events(Object answer, List<Event> events) {
+        Serialized known = last.get();
+        if (known != null && known.answer() == answer) {
+            return known.json();
+        }
+        String[] made = new String[events.size()];
+        for (int i = 0; i < made.length; i++) {
+            made[i] = text(events.get(i));
+        }
+        last.set(new Serialized(answer, made));
+        return made;
+    }
+
+    /** One event's message; {@code position} holds only topic names, numbers, epochs, {@code :} and {@code ,}. */
+    static String event(String eventJson, String position) {
+        return "{\"type\":\"event\",\"event\":" + eventJson + ",\"position\":\"" + position + "\"}";
+    }
+
+    String missed(String position) {
+        return text(Map.of("type", "missed", "position", position));
+    }
+
+    String subscribed(List<String> topics, String position, JsonNode ref) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("type", "subscribed");
+        message.put("topics", topics);
+        message.put("position", position);
+        return withRef(message, ref);
+    }
+
+    String ack(Event event, JsonNode ref) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("type", "ack");
+        message.put("event", event);
+        return withRef(message, ref);
+    }
+
+    String error(int code, String text, JsonNode ref) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("type", "error");
+        message.put("code", code);
+        message.put("message", text);
+        return withRef(message, ref);
+    }
+
+    /** A socket's last message, of {@code type}, before its close frame. */
+    String last(String type, String reason) {
+        return text(Map.of("type", type, "reason", reason));
+    }
+
+    /** As {@link #last(String, String)}, with when to come back (the stop's spread). */
+    String closing(String reason, long retryAfterSeconds) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("type", "closing");
+        message.put("reason", reason);
+        message.put("retryAfterSeconds", retryAfterSeconds);
+        return text(message);
+    }
+
+    private String withRef(Map<String, Object> message, JsonNode ref) {
+        if (ref != null) {
+            message.put("ref", ref);
+        }
+        return text(message);
+    }
+
+    private String text(Object value) {
+        try {
+            return mapper.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("not serializable: " + value.getClass().getName(), e);
+        }
+    }
+
+    private record Serialized(Object answer, String[] json) {
+    }
+}

@@ -1,0 +1,97 @@
+package com.example.threading.events.websocket;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+
+/**
+ * The write side of one socket: every message is handed to Jetty with {@code sendText(text, callback)}, which queues
+ * the frame and returns at once; Jetty writes it when the network takes it and completes the callback. No thread waits
+ * for a client. What is handed over and not yet written counts as unsent, one byte per character of the message (the
+ * messages are JSON, ASCII but for what publishers put in their data), and a message that would take a socket beyond
+ * its budget is not sent: the socket is to be shed. So a slow reader holds at most its budget (plus one message, when
+ * nothing was unsent), however fast events come, and never the writer of another socket.
+ *
+ * <p>Thread-safety: any thread may call any method. Jetty's session accepts sends from several threads and writes
+ * whole messages in the order they were handed over; the unsent count and the time of the last progress are atomic,
+ * added to before a send and taken from in its callback (a Jetty thread, or the sending thread when the write
+ * completes at once), so a check against the budget may see a callback's progress a moment late, never lost.
+ */
+final class SocketOutput {
+
+    /** Outcome of {@link #send}. */
+    enum Sent {
+        /** Handed to Jetty. */
+        QUEUED,
+        /** Not sent: more than the budget is unsent; the socket is to be shed. */
+        OVER_BUDGET
+    }
+
+    private final Session session;
+    private final long maxUnsentBytes;
+    private final LongSupplier nanoClock;
+    private final AtomicLong unsent = new AtomicLong();
+    /** Last time the network took a message, or the socket had nothing unsent. */
+    private final AtomicLong progressNanos;
+
+    SocketOutput(Session session, long maxUnsentBytes, LongSupplier nanoClock) {
+        this.session = session;
+        this.maxUnsentBytes = maxUnsentBytes;
+        this.nanoClock = nanoClock;
+        this.progressNanos = new AtomicLong(nanoClock.getAsLong());
+    }
+
+    /** Hands {@code text} to Jetty unless the socket is over its budget; never blocks. */
+    Sent send(String text) {
+        long size = text.length();
+        long before = unsent.getAndAdd(size);
+        if (before > 0 && before + size > maxUnsentBytes) {
+            unsent.addAndGet(-size);
+            return Sent.OVER_BUDGET;
+        }
+        if (before == 0) {
+            progressNanos.set(nanoClock.getAsLong()); // the stall clock starts with the first unsent byte
+        }
+        session.sendText(text, Callback.from(() -> written(size), failure -> written(size)));
+        return Sent.QUEUED;
+    }
+
+    /** Hands {@code text} to Jetty whatever the budget: a socket's last message, sent before it closes. */
+    void sendLast(String text) {
+        long size = text.length();
+        unsent.addAndGet(size);
+        session.sendText(text, Callback.from(() -> written(size), failure -> written(size)));
+    }
+
+    /** A ping, which the client answers with a pong: an idle socket stays visibly alive (and a dead one is found). */
+    void ping() {
+        session.sendPing(ByteBuffer.allocate(0), Callback.NOOP);
+    }
+
+    /** Closes the socket with {@code code} once what is queued is written (the close frame goes after it). */
+    void close(int code, String reason) {
+        session.close(code, reason, Callback.NOOP);
+    }
+
+    /** Drops the connection at once, without a close frame: for a socket whose network takes nothing. */
+    void disconnect() {
+        session.disconnect();
+    }
+
+    /** Characters handed to Jetty and not yet written. */
+    long unsentBytes() {
+        return unsent.get();
+    }
+
+    /** Whether the network has taken nothing for {@code drainTimeoutNanos} while messages wait. */
+    boolean stalled(long nowNanos, long drainTimeoutNanos) {
+        return unsent.get() > 0 && nowNanos - progressNanos.get() > drainTimeoutNanos;
+    }
+
+    private void written(long size) {
+        progressNanos.set(nanoClock.getAsLong());
+        unsent.addAndGet(-size);
+    }
+}

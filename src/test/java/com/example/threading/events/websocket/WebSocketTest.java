@@ -1,0 +1,290 @@
+package com.example.threading.events.websocket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.Gauge;
+import com.example.threading.ThreadingApplication;
+import com.example.threading.ThreadingConfiguration;
+import com.example.threading.testing.Await;
+import com.example.threading.testing.TestSocket;
+import com.example.threading.testing.LoopbackHttp;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.eclipse.jetty.websocket.api.StatusCode;
+import org.eclipse.jetty.websocket.api.exceptions.UpgradeException;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /events/ws} on the real server with Jetty's WebSocket client: events arrive one message each with the
+ * position to resume from, the socket publishes, subscribes and unsubscribes, bad input gets an error message or its
+ * close code and harms no other socket, refusals come before the upgrade as JSON, and the stop closes every socket.
+ */
+class WebSocketTest {
+
+    private static final Duration BOUND = Duration.ofSeconds(30);
+    private final WebSocketClient client = new WebSocketClient();
+    private final List<TestSocket> sockets = new ArrayList<>();
+    private DropwizardTestSupport<ThreadingConfiguration> support;
+
+    @BeforeEach
+    void startClient() throws Exception {
+        client.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        sockets.forEach(TestSocket::close);
+        client.stop();
+        if (support != null) {
+            support.after();
+        }
+    }
+
+    @Test
+    void eachEventIsOneMessageWithThePositionToResumeFrom() throws Exception {
+        start();
+        TestSocket socket = open("/events/ws?topic=room");
+        Await.until(() -> gauge("events.parked") == 1, BOUND, "parked");
+        publish("room", "{\"n\":1}");
+        publish("room", "{\"n\":2}");
+        JsonNode first = socket.next(BOUND);
+        assertThat(first.path("type").asText()).isEqualTo("event");
+        assertThat(first.path("event").path("id").asLong()).isEqualTo(1);
+        assertThat(first.path("event").path("topic").asText()).isEqualTo("room");
+        assertThat(first.path("event").path("data").path("n").asInt()).isEqualTo(1);
+        assertThat(first.path("event").has("time")).isTrue();
+        assertThat(first.path("position").asText()).startsWith("room:1:");
+        JsonNode second = socket.next(BOUND);
+        assertThat(second.path("event").path("id").asLong()).isEqualTo(2);
+
+        publish("room", "{\"n\":3}");
+        TestSocket resumed = open("/events/ws?topic=" + first.path("position").asText());
+        assertThat(resumed.next(BOUND).path("event").path("id").asLong()).as("after the position: 2, then 3").isEqualTo(2);
+        assertThat(resumed.next(BOUND).path("event").path("id").asLong()).isEqualTo(3);
+        assertThat(meter("events.websocket.opened")).isEqualTo(2);
+    }
+
+    @Test
+    void aSocketPublishesAndEveryOtherSocketOfTheTopicReceives() throws Exception {
+        start();
+        TestSocket publisher = open("/events/ws?topic=chat");
+        TestSocket reader = open("/events/ws?topic=chat");
+        Await.until(() -> gauge("events.parked") == 2, BOUND, "both parked");
+        publisher.send("{\"publish\":{\"topic\":\"chat\",\"data\":{\"text\":\"hi\"}},\"ref\":7}");
+        List<JsonNode> publisherSaw = List.of(publisher.next(BOUND), publisher.next(BOUND));
+        JsonNode ack = publisherSaw.stream().filter(m -> m.path("type").asText().equals("ack")).findFirst().orElseThrow();
+        assertThat(ack.path("ref").asInt()).isEqualTo(7);
+        assertThat(ack.path("event").path("id").asLong()).isEqualTo(1);
+        assertThat(publisherSaw).anySatisfy(m -> assertThat(m.path("type").asText()).isEqualTo("event"));
+        JsonNode received = reader.next(BOUND);
+        assertThat(received.path("event").path("data").path("text").asText()).isEqualTo("hi");
+        assertThat(meter("events.websocket.published")).isEqualTo(1);
+    }
+
+    @Test
+    void subscribeAndUnsubscribeChangeTopicsOnTheSameSocket() throws Exception {
+        start();
+        TestSocket socket = open("/events/ws?topic=a");
+        Await.until(() -> gauge("events.parked") == 1, BOUND, "parked");
+        socket.send("{\"subscribe\":[\"b\"],\"ref\":\"s1\"}");
+        JsonNode subscribed = socket.next(BOUND);
+        assertThat(subscribed.path("type").asText()).isEqualTo("subscribed");
+        assertThat(subscribed.path("ref").asText()).isEqualTo("s1");
+        assertThat(subscribed.path("topics")).extracting(JsonNode::asText).containsExactly("a", "b");
+        publish("b", "{\"on\":\"b\"}");
+        assertThat(socket.next(BOUND).path("event").path("topic").asText()).isEqualTo("b");
+
+        socket.send("{\"unsubscribe\":[\"a\"]}");
+        assertThat(socket.next(BOUND).path("topics")).extracting(JsonNode::asText).containsExactly("b");
+        publish("a", "{\"on\":\"a\"}");
+        publish("b", "{\"on\":\"b2\"}");
+        JsonNode next = socket.next(BOUND);
+        assertThat(next.path("event").path("data").path("on").asText()).as("a is no longer read").isEqualTo("b2");
+
+        socket.send("{\"unsubscribe\":[\"b\"]}");
+        JsonNode refused = socket.next(BOUND);
+        assertThat(refused.path("type").asText()).isEqualTo("error");
+        assertThat(refused.path("code").asInt()).isEqualTo(400);
+        assertThat(gauge("events.parked")).as("still one poll out").isEqualTo(1);
+    }
+
+    @Test
+    void badMessagesGetAnErrorAndHarmNoOtherSocket() throws Exception {
+        start(ConfigOverride.config("events.websocket.maxMessageSize", "1KiB"));
+        TestSocket bystander = open("/events/ws?topic=calm");
+        TestSocket bad = open("/events/ws?topic=noise");
+        Await.until(() -> gauge("events.parked") == 2, BOUND, "both parked");
+        for (String text : List.of("not json", "[1,2]", "{\"shout\":1}", "{\"publish\":{\"topic\":\"x\"}}",
+                "{\"publish\":{\"topic\":\"bad topic\",\"data\":1}}", "{\"subscribe\":[\"a\",\"a\"]}", "{} {}",
+                "{\"publish\":{\"topic\":\"x\",\"data\":1},\"subscribe\":[\"x\"]}", "{\"ref\":[1],\"subscribe\":[\"x\"]}")) {
+            bad.send(text);
+            JsonNode error = bad.next(BOUND);
+            assertThat(error.path("type").asText()).as(text).isEqualTo("error");
+            assertThat(error.path("code").asInt()).as(text).isEqualTo(400);
+            assertThat(error.path("message").asText()).as(text).isNotBlank();
+        }
+        bad.send("{\"publish\":{\"topic\":\"noise\",\"data\":\"" + "x".repeat(2000) + "\"}}");
+        assertThat(bad.closeCode(BOUND)).as("too large").isEqualTo(StatusCode.MESSAGE_TOO_LARGE);
+
+        TestSocket binary = open("/events/ws?topic=noise");
+        binary.sendBinary(new byte[] {1, 2, 3});
+        assertThat(binary.next(BOUND).path("type").asText()).isEqualTo("error");
+        assertThat(binary.closeCode(BOUND)).isEqualTo(StatusCode.BAD_DATA);
+
+        publish("calm", "{}");
+        assertThat(bystander.next(BOUND).path("event").path("topic").asText()).isEqualTo("calm");
+        Await.until(() -> gauge("events.websocket.open") == 1, BOUND, "the bad sockets are closed and released");
+        assertThat(meter("events.websocket.bad-messages")).isEqualTo(10);
+    }
+
+    @Test
+    void aClientSendingFasterThanTheBoundGetsAnErrorForWhatItSentBeyond() throws Exception {
+        start(ConfigOverride.config("events.websocket.maxMessagesPerSecond", "1"));
+        TestSocket socket = open("/events/ws?topic=fast");
+        for (int i = 0; i < 3; i++) {
+            socket.send("{\"subscribe\":[\"fast\"],\"ref\":" + i + "}");
+        }
+        List<JsonNode> answers = List.of(socket.next(BOUND), socket.next(BOUND), socket.next(BOUND));
+        assertThat(answers.get(0).path("type").asText()).isEqualTo("subscribed");
+        // One message a second: the two that follow within the same second are over the bound (a machine that stalls
+        // for two seconds between them would let one through; the bound is still shown by the other).
+        assertThat(answers.subList(1, 3)).anySatisfy(answer -> {
+            assertThat(answer.path("type").asText()).isEqualTo("error");
+            assertThat(answer.path("code").asInt()).isEqualTo(429);
+        });
+        assertThat(meter("events.websocket.limited")).isPositive();
+    }
+
+    @Test
+    void refusalsComeBeforeTheUpgradeAsJson() throws Exception {
+        start(ConfigOverride.config("events.websocket.maxSockets", "1"));
+        assertThat(upgradeStatus("/events/ws?topic=bad%20name")).isEqualTo(400);
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> plain = http.send(HttpRequest.newBuilder(URI.create(url("/events/ws?topic=a"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(plain.statusCode()).isEqualTo(400);
+        assertThat(plain.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        assertThat(plain.body()).contains("Upgrade: websocket");
+
+        open("/events/ws?topic=a");
+        assertThat(upgradeStatus("/events/ws?topic=a")).as("one socket at most").isEqualTo(503);
+        assertThat(meter("events.websocket.refused")).isEqualTo(1);
+    }
+
+    @Test
+    void anIdleSocketIsPingedAndStaysSubscribed() throws Exception {
+        start(ConfigOverride.config("events.websocket.heartbeat", "200ms"));
+        TestSocket socket = open("/events/ws?topic=quiet");
+        Await.until(() -> socket.pings() >= 2, BOUND, "two pings");
+        publish("quiet", "{}");
+        assertThat(socket.next(BOUND).path("event").path("id").asLong()).isEqualTo(1);
+        assertThat(meter("events.websocket.heartbeats")).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void stoppingClosesEverySocketWithClosingAnd1001() throws Exception {
+        start();
+        List<TestSocket> open = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            open.add(open("/events/ws?topic=stop"));
+        }
+        Await.until(() -> gauge("events.parked") == 6, BOUND, "6 sockets parked");
+        support.after();
+        support = null;
+        for (TestSocket socket : open) {
+            JsonNode closing = socket.next(BOUND);
+            assertThat(closing.path("type").asText()).isEqualTo("closing");
+            assertThat(closing.path("retryAfterSeconds").asInt()).isBetween(0, 3);
+            assertThat(socket.closeCode(BOUND)).isEqualTo(StatusCode.SHUTDOWN);
+        }
+    }
+
+    @Test
+    void aReaderThatTakesNothingIsShedAndTheOthersGoOn() throws Exception {
+        start(ConfigOverride.config("events.maxEventSize", "64KiB"), ConfigOverride.config("events.websocket.drainTimeout", "2s"));
+        TestSocket bystander = open("/events/ws?topic=stall");
+        try (java.net.Socket stalled = new java.net.Socket()) {
+            stalled.setReceiveBufferSize(4096);
+            stalled.connect(new java.net.InetSocketAddress("127.0.0.1", support.getLocalPort()));
+            stalled.getOutputStream().write(("GET /events/ws?topic=stall HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            Await.until(() -> gauge("events.websocket.open") == 2, BOUND, "both open");
+            String body = "{\"pad\":\"" + "x".repeat(60_000) + "\"}";
+            int published = 0;
+            try (LoopbackHttp http = new LoopbackHttp()) {
+                for (; published < 300 && meter("events.websocket.shed") == 0; published++) {
+                    assertThat(http.postJson(url("/events?topic=stall"), body).status()).isEqualTo(200);
+                    assertThat(bystander.next(BOUND).path("event").path("id").asLong()).as("the bystander keeps up")
+                            .isEqualTo(published + 1);
+                }
+            }
+            assertThat(meter("events.websocket.shed")).as("shed after %d events", published).isEqualTo(1);
+            Await.until(() -> gauge("events.websocket.open") == 1, BOUND, "the stalled socket is gone");
+            assertThat(gauge("events.websocket.unsent-bytes")).isZero();
+        }
+        publish("stall", "{}");
+        assertThat(bystander.next(BOUND).path("type").asText()).isEqualTo("event");
+    }
+
+    private int upgradeStatus(String pathAndQuery) throws Exception {
+        try {
+            TestSocket.open(client, wsUri(pathAndQuery), Map.of(), BOUND).close();
+            return 101;
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(UpgradeException.class);
+            return ((UpgradeException) e.getCause()).getResponseStatusCode();
+        }
+    }
+
+    private TestSocket open(String pathAndQuery) throws Exception {
+        TestSocket socket = TestSocket.open(client, wsUri(pathAndQuery), Map.of(), BOUND);
+        sockets.add(socket);
+        return socket;
+    }
+
+    private void start(ConfigOverride... more) throws Exception {
+        List<ConfigOverride> overrides = new ArrayList<>(List.of(ConfigOverride.randomPorts(),
+                ConfigOverride.config("events.tickPeriod", "0s")));
+        overrides.addAll(List.of(more));
+        support = new DropwizardTestSupport<>(ThreadingApplication.class, "config.yml", overrides.toArray(ConfigOverride[]::new));
+        support.before();
+    }
+
+    private void publish(String topic, String json) {
+        try (LoopbackHttp http = new LoopbackHttp()) {
+            assertThat(http.postJson(url("/events?topic=" + topic), json).status()).isEqualTo(200);
+        }
+    }
+
+    private URI wsUri(String pathAndQuery) {
+        return URI.create("ws://127.0.0.1:" + support.getLocalPort() + pathAndQuery);
+    }
+
+    private String url(String pathAndQuery) {
+        return LoopbackHttp.url(support.getLocalPort(), pathAndQuery);
+    }
+
+    private long meter(String name) {
+        return support.getEnvironment().metrics().getMeters().get(name).getCount();
+    }
+
+    private long gauge(String name) {
+        Gauge<?> gauge = support.getEnvironment().metrics().getGauges().get(name);
+        return ((Number) gauge.getValue()).longValue();
+    }
+}
