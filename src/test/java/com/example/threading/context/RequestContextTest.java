@@ -9,6 +9,7 @@ import com.example.threading.testing.Await;
 import com.example.threading.testing.CapturedLog;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
+import com.example.threading.testing.TestSocket;
 import com.sun.net.httpserver.HttpServer;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
@@ -26,6 +27,7 @@ import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +45,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.eclipse.jetty.websocket.client.WebSocketClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -213,6 +216,31 @@ class RequestContextTest {
         assertThat(answered.getFormattedMessage()).startsWith("stream answered");
         assertThat(log.of("com.example.threading.events.sse.SseStream"))
                 .noneMatch(line -> "sse-publisher".equals(line.getMDCPropertyMap().get(RequestContext.MDC_REQUEST_ID)));
+    }
+
+    @Test
+    void aSocketAnswersAndPublishesInItsOwnContext() throws Exception {
+        log.debug("com.example.threading.events.websocket.EventSocket", "com.example.threading.events.websocket.SocketPublishing");
+        WebSocketClient client = new WebSocketClient();
+        client.start();
+        try (TestSocket socket = TestSocket.open(client, URI.create("ws://127.0.0.1:" + APP.getLocalPort() + "/events/ws?topic=context-ws"),
+                Map.of("X-Request-Id", "the-socket"), Duration.ofSeconds(20))) {
+            Await.until(() -> gauge("events.parked") == 1, Duration.ofSeconds(20), "the socket's poll parked");
+            assertThat(HTTP.send(LoopbackHttp.request(url("/events?topic=context-ws"))
+                    .header("Content-Type", "application/json").header("X-Request-Id", "ws-publisher")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"n\":1}")).build()).status()).isEqualTo(200);
+            assertThat(socket.next(Duration.ofSeconds(20)).path("type").asText()).isEqualTo("event");
+            socket.send("{\"publish\":{\"topic\":\"context-ws-out\",\"data\":2}}");
+            assertThat(socket.next(Duration.ofSeconds(20)).path("type").asText()).isEqualTo("ack");
+        } finally {
+            client.stop();
+        }
+        assertThat(onlyLine("com.example.threading.events.websocket.EventSocket", "the-socket").getFormattedMessage())
+                .startsWith("socket answered");
+        assertThat(onlyLine("com.example.threading.events.websocket.SocketPublishing", "the-socket").getFormattedMessage())
+                .startsWith("socket published");
+        assertThat(log.of("com.example.threading.events.websocket.EventSocket"))
+                .noneMatch(line -> "ws-publisher".equals(line.getMDCPropertyMap().get(RequestContext.MDC_REQUEST_ID)));
     }
 
     @ParameterizedTest

@@ -354,6 +354,7 @@ public final class EventSocket implements Session.Listener {
                 }
             }
             with.metrics().eventsWritten.mark(messages.size());
+            LOG.debug("socket answered: {} messages", messages.size());
             poll();
         } else if (answer instanceof Answer.Closing closing) {
             with.metrics().shutdownEnds.mark();

@@ -8,6 +8,7 @@ import com.example.threading.events.stream.EventSink;
 import com.example.threading.events.stream.TopicNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.context.Context;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -94,12 +95,15 @@ final class SocketPublishing {
                     + " (events.websocket.maxPublishesInFlight); wait for their answers", ref);
             return;
         }
+        // The stream completes on whichever thread it likes (the JDK's delay scheduler for a timeout): the answer is
+        // made in the socket's context (id, trace, caller), so its log lines say whose event it was.
         sink.publish(topic, data).toCompletableFuture()
                 .orTimeout(limits.publishTimeoutMs(), TimeUnit.MILLISECONDS)
-                .whenComplete((Event event, Throwable failure) -> {
+                .whenComplete(Context.current().wrapConsumer((Event event, Throwable failure) -> {
                     inFlight.decrementAndGet();
                     if (failure == null) {
                         metrics.published.mark();
+                        LOG.debug("socket published event {} on {}", event.id(), event.topic());
                         reply.accept(json.ack(event, ref));
                         return;
                     }
@@ -108,7 +112,7 @@ final class SocketPublishing {
                     reply.accept(json.error(503, failure instanceof TimeoutException
                             ? "the event stream did not take the event in time; retry later"
                             : "the event stream is unavailable; retry later", ref));
-                });
+                }));
     }
 
     private void refuse(Consumer<String> reply, int code, String message, JsonNode ref) {

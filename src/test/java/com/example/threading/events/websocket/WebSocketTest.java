@@ -186,6 +186,20 @@ class WebSocketTest {
     }
 
     @Test
+    void aSocketTheHubHasNoRoomForIsClosedWithTryAgainLater() throws Exception {
+        start(ConfigOverride.config("events.maxParked", "1"));
+        TestSocket first = open("/events/ws?topic=full");
+        Await.until(() -> gauge("events.parked") == 1, BOUND, "the one place taken");
+        TestSocket second = open("/events/ws?topic=full");
+        JsonNode refused = second.next(BOUND);
+        assertThat(refused.path("type").asText()).isEqualTo("refused");
+        assertThat(second.closeCode(BOUND)).isEqualTo(StatusCode.TRY_AGAIN_LATER);
+        assertThat(meter("events.websocket.hub-refusals")).isEqualTo(1);
+        publish("full", "{}");
+        assertThat(first.next(BOUND).path("type").asText()).as("the first socket goes on").isEqualTo("event");
+    }
+
+    @Test
     void anIdleSocketIsPingedAndStaysSubscribed() throws Exception {
         start(ConfigOverride.config("events.websocket.heartbeat", "200ms"));
         TestSocket socket = open("/events/ws?topic=quiet");
