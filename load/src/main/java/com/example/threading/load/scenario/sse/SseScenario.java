@@ -121,16 +121,30 @@ public final class SseScenario extends ScenarioCommand {
         report.environment("stream readers", "OkHttp " + okhttp3.OkHttp.VERSION + " EventSource (okhttp-sse), reader bodies on "
                 + SseReaders.threadKind());
         report.environment("long-poll client", "Jetty HttpClient (HTTP/2 prior knowledge)");
-        report.summary("Server-Sent Events (GET /events/stream) beside the long-poll (GET /events) on one service with the ticker off. "
-                + "Batch: " + streams + " streams of one topic, then " + streams + " parked long-polls of another, both over h2c; each "
-                + "round publishes one event: the server's events.event-to-last-write for that batch (for a stream it ends when the "
-                + "event's frame is handed to the socket's non-blocking write; for a poll when the answer is complete) and the "
-                + "client's time from just before the publish to the last stream or poll holding the event. Goal: SSE ≤ 1× the "
-                + "long-poll. Heap: the server's heap after a forced full GC with the streams open and idle, minus with none, per "
-                + "stream (goals: ≤ 3 KiB over h2c, ≤ 8 KiB over HTTP/1.1). Rooms: " + readers + " streams, " + readersPerRoom
-                + " in each of " + rooms + " rooms, " + Report.num(rate) + " messages/s; every delivery checked for loss, "
-                + "duplicates and order; then the same with one reader that never reads, which must be shed while the others' p99 "
-                + "stays within 1.2× (goal).");
+        List<String> summary = new ArrayList<>();
+        summary.add("Server-Sent Events (GET /events/stream) beside the long-poll (GET /events) on one service with the ticker off.");
+        if (parts.contains("batch")) {
+            summary.add("Batch: " + streams + " streams of one topic, then " + streams + " parked long-polls of another, both over h2c; "
+                    + "each round publishes one event: the server's events.event-to-last-write for that batch (for a stream it ends "
+                    + "when the event's frame is handed to the socket's non-blocking write; for a poll when the answer is complete) "
+                    + "and the client's time from just before the publish to the last stream or poll holding the event. Goal: SSE "
+                    + "≤ 1× the long-poll.");
+        }
+        if (parts.contains("heap")) {
+            summary.add("Heap: the server's heap after a forced full GC with the streams open and idle, minus with none, per stream "
+                    + "(goals: ≤ 3 KiB over h2c, ≤ 8 KiB over HTTP/1.1).");
+        }
+        if (parts.contains("rooms")) {
+            summary.add("Rooms: " + readers + " streams, " + readersPerRoom + " in each of " + rooms + " rooms, " + Report.num(rate)
+                    + " messages/s; every delivery checked for loss, duplicates and order; then the same with one reader that never "
+                    + "reads, which must be shed while the others' p99 stays within 1.2× (goal).");
+        }
+        if (parts.contains("ws")) {
+            summary.add("WebSocket (GET /events/ws): " + sockets + " sockets of one topic (HTTP/1.1, a connection each), then as many "
+                    + "streams and parked long-polls (h2c), the same rounds and figures; goal: sockets and streams ≤ 1× the "
+                    + "long-poll. Then the server's heap per idle socket beside an idle stream's.");
+        }
+        report.summary(String.join(" ", summary));
         if (target().runningService().isPresent()) {
             throw new IllegalArgumentException("sse starts its own service (it sets the stream limits and the idle timeout); --url is not supported");
         }
@@ -275,7 +289,7 @@ public final class SseScenario extends ScenarioCommand {
         int connections = Math.max(parts.contains("heap") ? http1Streams : 0, parts.contains("ws") ? sockets : 0);
         if (files > 0 && connections + 1_000 > files) {
             throw new IllegalArgumentException("--http1-streams and --sockets need a connection each (" + connections + "), and this process "
-                    + "may open " + files + " files (ulimit -n): give fewer or raise the limit (as root: prlimit --nofile=N:N java -jar ...)");
+                    + "may open " + files + " files (ulimit -n): give fewer or raise the limit (ulimit -n, or as root prlimit --nofile=N:N)");
         }
     }
 
