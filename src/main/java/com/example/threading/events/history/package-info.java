@@ -7,10 +7,12 @@
  * cursors a ring cannot answer. The answers' bodies are
  * {@link com.example.threading.events.history.EventBatch} (one topic) and
  * {@link com.example.threading.events.history.TopicsBatch} (several), made by
- * {@link com.example.threading.events.history.PollAnswer}.
+ * {@link com.example.threading.events.history.PollAnswer}. A client that follows its topics from one answer to the next
+ * (an event stream, a socket) keeps its cursors in {@link com.example.threading.events.history.FollowedCursors}, which
+ * reads each answer into events and the position after each.
  *
  * <p>Threads: a ring is guarded by the lock its owner (the hub) gives it; every method of a history is called with that
- * lock held. An archive read completes on the archive's threads and hands the poll back to the hub. No HTTP, no
- * container, no Dropwizard.
+ * lock held; a client's followed cursors are its own, touched by one thread at a time. An archive read completes on
+ * the archive's threads and hands the poll back to the hub. No HTTP, no container, no Dropwizard.
  */
 package com.example.threading.events.history;

@@ -1,15 +1,15 @@
 package com.example.threading.events.sse;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * The text of a Server-Sent Events stream (WHATWG HTML, "Server-sent events"): an event is {@code id:}, an optional
  * {@code event:} type and one {@code data:} line of JSON (the application's ObjectMapper writes none with a line break),
  * ended by a blank line; a comment line keeps an idle stream alive; {@code retry:} sets the client's reconnect delay.
  *
- * <p>The {@code id:} of every event is the stream's whole position, every topic's cursor with its epoch in the order
- * the stream asked for them: {@code room-1:42:mi3b2k0c-1} or {@code a:4:E1,b:7:E2}. The browser sends it back as
+ * <p>The {@code id:} of every event is the stream's whole position
+ * ({@link com.example.threading.events.history.FollowedCursors#position}), every topic's cursor with its epoch in the
+ * order the stream asked for them: {@code room-1:42:mi3b2k0c-1} or {@code a:4:E1,b:7:E2}. The browser sends it back as
  * {@code Last-Event-ID} on reconnecting, so a stream of several topics resumes on each where it was (a topic
  * without a cursor yet is written alone, {@code c}: its next event). Topic names and epochs hold no {@code ,} or
  * {@code :}, so the id parses with the cursor rules of {@link com.example.threading.events.http.PollParameters}.
@@ -17,25 +17,6 @@ import java.util.Map;
 final class SseFrames {
 
     private SseFrames() {
-    }
-
-    /** The stream's position: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in {@code cursors}' order. */
-    static String id(Map<String, Long> cursors, Map<String, String> epochs) {
-        StringBuilder id = new StringBuilder();
-        cursors.forEach((topic, cursor) -> {
-            if (id.length() > 0) {
-                id.append(',');
-            }
-            id.append(topic);
-            if (cursor != null) {
-                id.append(':').append(cursor);
-                String epoch = epochs.get(topic);
-                if (epoch != null) {
-                    id.append(':').append(epoch);
-                }
-            }
-        });
-        return id.toString();
     }
 
     /** An event: {@code id}, {@code type} (null: the default, "message") and its JSON {@code data}. */

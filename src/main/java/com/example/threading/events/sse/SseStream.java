@@ -1,21 +1,19 @@
 package com.example.threading.events.sse;
 
-import com.example.threading.events.history.EventBatch;
+import com.example.threading.events.history.FollowedCursors;
 import com.example.threading.events.history.TopicCursor;
-import com.example.threading.events.history.TopicsBatch;
+import com.example.threading.events.http.EventsJson;
 import com.example.threading.events.http.JsonResponses;
 import com.example.threading.events.hub.Answer;
 import com.example.threading.events.hub.Delivery;
 import com.example.threading.events.hub.EventHub;
 import com.example.threading.events.hub.ParkedPoll;
-import com.example.threading.events.stream.Event;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,7 +42,7 @@ import org.slf4j.LoggerFactory;
 final class SseStream implements Delivery, AsyncListener {
 
     /** Everything a stream needs besides its request: the hub, its frames' JSON, its timing, its registry. */
-    record Shared(EventHub hub, JsonResponses json, SseEventJson eventJson, SseStreams streams, SseMetrics metrics,
+    record Shared(EventHub hub, JsonResponses json, EventsJson<byte[]> eventJson, SseStreams streams, SseMetrics metrics,
                    long heartbeatMs) {
     }
 
@@ -56,9 +54,8 @@ final class SseStream implements Delivery, AsyncListener {
     private final long openedNanos;
     private final long expiresNanos;
     private final int jitterMs;
-    /** Each topic's cursor (null: its next event), in the order asked; touched only by the current answer's thread. */
-    private final Map<String, Long> cursors = new LinkedHashMap<>();
-    private final Map<String, String> epochs = new LinkedHashMap<>();
+    /** Each topic's cursor and epoch, in the order asked; touched only by the current answer's thread. */
+    private final FollowedCursors cursors;
     private final AtomicReference<ParkedPoll> current = new AtomicReference<>();
     private final AtomicBoolean ending = new AtomicBoolean();
     /** Shed once, also while ending: a stream ending with a last event on a stalled socket must not wait for it. */
@@ -76,12 +73,7 @@ final class SseStream implements Delivery, AsyncListener {
         this.openedNanos = openedNanos;
         this.expiresNanos = expiresNanos;
         this.jitterMs = jitterMs;
-        for (TopicCursor topic : asked) {
-            cursors.put(topic.topic(), topic.after());
-            if (topic.epoch() != null) {
-                epochs.put(topic.topic(), topic.epoch());
-            }
-        }
+        this.cursors = new FollowedCursors(asked);
     }
 
     /** Opens the stream with its reconnect delay and places its first poll. */
@@ -162,13 +154,7 @@ final class SseStream implements Delivery, AsyncListener {
     /** The poll's deadline (the heartbeat period) passed: a comment line, and the next poll. */
     private void heartbeat() {
         ParkedPoll expired = current.get();
-        // A topic asked without a cursor reads after the id the hub gave it when parked, so nothing published between
-        // this poll and the next is skipped.
-        expired.cursors().forEach((topic, cursor) -> {
-            if (cursors.containsKey(topic) && cursors.get(topic) == null) {
-                cursors.put(topic, cursor);
-            }
-        });
+        cursors.keepParked(expired.cursors()); // nothing published between this poll and the next is skipped
         SseOutput.Sent sent = output.send(new SseOutput.Frame(SseFrames.heartbeat(), 0));
         expired.completed();
         if (sent == SseOutput.Sent.QUEUED) {
@@ -242,9 +228,7 @@ final class SseStream implements Delivery, AsyncListener {
         if (ending.get()) {
             return;
         }
-        List<TopicCursor> asked = new ArrayList<>(cursors.size());
-        cursors.forEach((topic, cursor) -> asked.add(new TopicCursor(topic, cursor, epochs.get(topic))));
-        with.hub().poll(this, asked, with.heartbeatMs());
+        with.hub().poll(this, cursors.asked(), with.heartbeatMs());
     }
 
     /** Ends the stream with {@code last} once what is queued before it is written. */
@@ -270,49 +254,20 @@ final class SseStream implements Delivery, AsyncListener {
     }
 
     /**
-     * The frames of one answer, one per event, each with the stream's position after it; when events before them are
-     * lost (or the cursor was of another history), first an {@code event: missed} at the position before them.
-     * Advances the cursors.
+     * The frames of one answer, one per event, each with the stream's position after it as its {@code id:}; when events
+     * before them are lost (or the cursor was of another history), first an {@code event: missed} at the position before
+     * them. Advances the cursors.
      */
     private SseOutput.Frame[] frames(Object answer) {
-        List<Event> events;
-        boolean missed;
-        Map<String, Long> next = new LinkedHashMap<>();
-        Map<String, String> nextEpochs = new LinkedHashMap<>();
-        if (answer instanceof EventBatch batch) {
-            events = batch.events();
-            missed = batch.missed();
-            next.put(cursors.keySet().iterator().next(), batch.lastId());
-            if (batch.epoch() != null) {
-                nextEpochs.put(cursors.keySet().iterator().next(), batch.epoch());
-            }
-        } else {
-            TopicsBatch batch = (TopicsBatch) answer;
-            events = batch.events();
-            missed = batch.missed();
-            next.putAll(batch.cursors());
-            nextEpochs.putAll(batch.epochs());
+        FollowedCursors.Read read = cursors.read(answer);
+        List<SseOutput.Frame> frames = new ArrayList<>(read.events().size() + 1);
+        if (read.missedAt() != null) {
+            frames.add(new SseOutput.Frame(SseFrames.event(read.missedAt(), "missed", MISSED_DATA), 0));
         }
-        List<SseOutput.Frame> frames = new ArrayList<>(events.size() + 1);
-        epochs.putAll(nextEpochs);
-        // The position before the first event: a topic without events here is at its new cursor already (a topic asked
-        // without one now has one); a topic with events just before its first (after a loss: not the old cursor).
-        Map<String, Long> before = new LinkedHashMap<>(cursors);
-        before.putAll(next);
-        for (Event event : events) {
-            before.merge(event.topic(), event.id() - 1, Math::min);
+        List<byte[]> data = with.eventJson().of(answer, read.events());
+        for (int i = 0; i < data.size(); i++) {
+            frames.add(new SseOutput.Frame(SseFrames.event(read.positions().get(i), null, data.get(i)), 1));
         }
-        cursors.putAll(before);
-        if (missed) {
-            frames.add(new SseOutput.Frame(SseFrames.event(SseFrames.id(cursors, epochs), "missed", MISSED_DATA), 0));
-        }
-        byte[][] data = with.eventJson().of(answer, events);
-        for (int i = 0; i < data.length; i++) {
-            Event event = events.get(i);
-            cursors.put(event.topic(), event.id());
-            frames.add(new SseOutput.Frame(SseFrames.event(SseFrames.id(cursors, epochs), null, data[i]), 1));
-        }
-        cursors.putAll(next);
         return frames.toArray(SseOutput.Frame[]::new);
     }
 

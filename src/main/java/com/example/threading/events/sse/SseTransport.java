@@ -4,6 +4,7 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.example.threading.events.http.EventRoutes;
 import com.example.threading.events.http.EventsHttp;
+import com.example.threading.events.http.EventsJson;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -45,7 +46,7 @@ public final class SseTransport {
         metrics.register("events.sse.open", (Gauge<Integer>) streams::openCount);
         metrics.register("events.sse.max-streams", (Gauge<Integer>) streams::maxStreams);
         metrics.register("events.sse.unsent-bytes", (Gauge<Long>) streams::unsentBytes);
-        SseStream.Shared with = new SseStream.Shared(http.hub(), http.json(), new SseEventJson(http.json()), streams,
+        SseStream.Shared with = new SseStream.Shared(http.hub(), http.json(), new EventsJson<>(http.json()::bytes), streams,
                 new SseMetrics(metrics), sse.getHeartbeat().toMilliseconds());
         routes.add("GET", PATH, new SseServlet(with, http.access().limits(), http.access(), sse.getMaxUnsentBytes().toBytes(),
                 http.retryAfterSeconds(), System::nanoTime));

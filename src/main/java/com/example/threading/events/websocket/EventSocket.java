@@ -3,16 +3,15 @@ package com.example.threading.events.websocket;
 import com.example.threading.events.access.AccessDecision;
 import com.example.threading.events.access.TopicAccess;
 import com.example.threading.events.access.TopicGrant;
-import com.example.threading.events.history.EventBatch;
+import com.example.threading.events.history.FollowedCursors;
 import com.example.threading.events.history.TopicCursor;
-import com.example.threading.events.history.TopicsBatch;
 import com.example.threading.events.http.AccessGate;
+import com.example.threading.events.http.EventsJson;
 import com.example.threading.events.http.PollParameters;
 import com.example.threading.events.hub.Answer;
 import com.example.threading.events.hub.Delivery;
 import com.example.threading.events.hub.EventHub;
 import com.example.threading.events.hub.ParkedPoll;
-import com.example.threading.events.stream.Event;
 import com.example.threading.events.stream.TopicNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -21,10 +20,9 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -61,9 +59,9 @@ import org.slf4j.LoggerFactory;
 public final class EventSocket implements Session.Listener {
 
     /** Everything a socket needs besides its caller and topics. */
-    record Shared(EventHub hub, SocketJson json, ObjectReader reader, Sockets sockets, SocketMetrics metrics,
-                  SocketPublishing publishing, AccessGate access, Executor executor, long heartbeatMs, int maxTopics,
-                  long maxUnsentBytes, int maxMessagesPerSecond, LongSupplier nanoClock) {
+    record Shared(EventHub hub, SocketJson json, EventsJson<String> eventJson, ObjectReader reader, Sockets sockets,
+                  SocketMetrics metrics, SocketPublishing publishing, AccessGate access, Executor executor, long heartbeatMs,
+                  int maxTopics, long maxUnsentBytes, int maxMessagesPerSecond, LongSupplier nanoClock) {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(EventSocket.class);
@@ -81,11 +79,9 @@ public final class EventSocket implements Session.Listener {
     private final AtomicBoolean shed = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
     private final Object lock = new Object();
-    /** Each topic's cursor (null: its next event), in the order subscribed. */
+    /** Each topic's cursor and epoch, in the order subscribed. */
     @GuardedBy("lock")
-    private final Map<String, Long> cursors = new LinkedHashMap<>();
-    @GuardedBy("lock")
-    private final Map<String, String> epochs = new HashMap<>();
+    private final FollowedCursors cursors;
     /** The poll out now; null between an answer and the next poll, and once the socket ends. */
     @GuardedBy("lock")
     private Turn current;
@@ -106,14 +102,7 @@ public final class EventSocket implements Session.Listener {
         this.expiresNanos = expiresNanos;
         this.requestContext = requestContext;
         this.rate = new MessageRate(with.maxMessagesPerSecond(), with.nanoClock());
-        synchronized (lock) {
-            for (TopicCursor topic : asked) {
-                cursors.put(topic.topic(), topic.after());
-                if (topic.epoch() != null) {
-                    epochs.put(topic.topic(), topic.epoch());
-                }
-            }
-        }
+        this.cursors = new FollowedCursors(asked);
     }
 
     @Override
@@ -289,10 +278,10 @@ public final class EventSocket implements Session.Listener {
             if (ending.get()) {
                 return;
             }
-            Map<String, Long> next = new LinkedHashMap<>(cursors);
+            Set<String> next = new LinkedHashSet<>(cursors.topics());
             for (TopicCursor topic : asked) {
                 if (message.kind() == ClientMessage.Kind.SUBSCRIBE) {
-                    next.put(topic.topic(), topic.after()); // a topic read already restarts from the cursor given
+                    next.add(topic.topic()); // a topic read already restarts from the cursor given
                 } else {
                     next.remove(topic.topic());
                 }
@@ -304,23 +293,18 @@ public final class EventSocket implements Session.Listener {
             } else {
                 Turn was = current;
                 if (was != null) {
-                    keepParkedCursors(was.poll);
+                    cursors.keepParked(was.poll.cursors());
                     withdraw(was);
                 }
                 for (TopicCursor topic : asked) {
                     if (message.kind() == ClientMessage.Kind.SUBSCRIBE) {
-                        cursors.put(topic.topic(), topic.after());
-                        epochs.remove(topic.topic());
-                        if (topic.epoch() != null) {
-                            epochs.put(topic.topic(), topic.epoch());
-                        }
+                        cursors.follow(topic);
                     } else {
-                        cursors.remove(topic.topic());
-                        epochs.remove(topic.topic());
+                        cursors.drop(topic.topic());
                     }
                 }
                 poll();
-                answer = with.json().subscribed(List.copyOf(cursors.keySet()), position(), ref);
+                answer = with.json().subscribed(cursors.topics(), cursors.position(), ref);
             }
         }
         reply(answer);
@@ -374,7 +358,7 @@ public final class EventSocket implements Session.Listener {
                 return;
             }
             current = null;
-            keepParkedCursors(turn.poll);
+            cursors.keepParked(turn.poll.cursors()); // nothing published between this poll and the next is skipped
             output.ping();
             with.metrics().heartbeats.mark();
             poll();
@@ -386,28 +370,9 @@ public final class EventSocket implements Session.Listener {
         if (ending.get()) {
             return;
         }
-        List<TopicCursor> asked = new ArrayList<>(cursors.size());
-        cursors.forEach((topic, cursor) -> asked.add(new TopicCursor(topic, cursor, epochs.get(topic))));
         Turn next = new Turn();
         current = next;
-        with.hub().poll(next, asked, with.heartbeatMs());
-    }
-
-    /**
-     * A topic read without a cursor reads after the id the hub gave it when the poll was parked, so nothing published
-     * between this poll and the next is skipped.
-     */
-    @GuardedBy("lock")
-    private void keepParkedCursors(ParkedPoll parked) {
-        Map<String, Long> atPark = parked == null ? null : parked.cursors();
-        if (atPark == null) {
-            return;
-        }
-        atPark.forEach((topic, cursor) -> {
-            if (cursor != null && cursors.containsKey(topic) && cursors.get(topic) == null) {
-                cursors.put(topic, cursor);
-            }
-        });
+        with.hub().poll(next, cursors.asked(), with.heartbeatMs());
     }
 
     /** Ends the socket with {@code last} and the close frame {@code code} once what is queued before them is written. */
@@ -452,62 +417,16 @@ public final class EventSocket implements Session.Listener {
      */
     @GuardedBy("lock")
     private List<String> messages(Object answer) {
-        List<Event> events;
-        boolean missed;
-        Map<String, Long> next = new LinkedHashMap<>();
-        if (answer instanceof EventBatch batch) {
-            String topic = cursors.keySet().iterator().next();
-            events = batch.events();
-            missed = batch.missed();
-            next.put(topic, batch.lastId());
-            if (batch.epoch() != null) {
-                epochs.put(topic, batch.epoch());
-            }
-        } else {
-            TopicsBatch batch = (TopicsBatch) answer;
-            events = batch.events();
-            missed = batch.missed();
-            next.putAll(batch.cursors());
-            epochs.putAll(batch.epochs());
+        FollowedCursors.Read read = cursors.read(answer);
+        List<String> messages = new ArrayList<>(read.events().size() + 1);
+        if (read.missedAt() != null) {
+            messages.add(with.json().missed(read.missedAt()));
         }
-        // The position before the first event: a topic without events here is at its new cursor already; a topic with
-        // events just before its first (after a loss: not the old cursor).
-        cursors.putAll(next);
-        for (Event event : events) {
-            cursors.merge(event.topic(), event.id() - 1, Math::min);
+        List<String> json = with.eventJson().of(answer, read.events());
+        for (int i = 0; i < json.size(); i++) {
+            messages.add(SocketJson.event(json.get(i), read.positions().get(i)));
         }
-        List<String> messages = new ArrayList<>(events.size() + 1);
-        if (missed) {
-            messages.add(with.json().missed(position()));
-        }
-        String[] json = with.json().events(answer, events);
-        for (int i = 0; i < json.length; i++) {
-            Event event = events.get(i);
-            cursors.put(event.topic(), event.id());
-            messages.add(SocketJson.event(json[i], position()));
-        }
-        cursors.putAll(next);
         return messages;
-    }
-
-    /** The socket's position: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in the order subscribed. */
-    @GuardedBy("lock")
-    private String position() {
-        StringBuilder position = new StringBuilder();
-        for (Map.Entry<String, Long> topic : cursors.entrySet()) {
-            if (!position.isEmpty()) {
-                position.append(',');
-            }
-            position.append(topic.getKey());
-            if (topic.getValue() != null) {
-                position.append(':').append(topic.getValue());
-                String epoch = epochs.get(topic.getKey());
-                if (epoch != null) {
-                    position.append(':').append(epoch);
-                }
-            }
-        }
-        return position.toString();
     }
 
     /** Runs {@code work} in the socket's context on a container thread; here, when the pool no longer takes tasks (it stops). */

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The text of the messages a socket sends, each one JSON object with a {@code type}:
@@ -23,32 +22,19 @@ import java.util.concurrent.atomic.AtomicReference;
  *       {@code reason}, followed by the close frame.</li>
  * </ul>
  *
- * <p>The events of one answer are serialized once for every socket it reaches: the polls of one batch with the same
- * cursors share one answer, and the dispatcher answers batches one after the other, so the last answer's JSON is
- * kept. Thread-safety: any thread may call any method; the last answer is one atomic reference (two threads may both
- * serialize an answer; either result is the same text).
+ * <p>Immutable: any thread may call any method.
  */
 final class SocketJson {
 
     private final ObjectMapper mapper;
-    private final AtomicReference<Serialized> last = new AtomicReference<>();
 
     SocketJson(ObjectMapper mapper) {
         this.mapper = mapper;
     }
 
-    /** The JSON of each of {@code events}, the events of {@code answer}, made once per answer. */
-    String[] events(Object answer, List<Event> events) {
-        Serialized known = last.get();
-        if (known != null && known.answer() == answer) {
-            return known.json();
-        }
-        String[] made = new String[events.size()];
-        for (int i = 0; i < made.length; i++) {
-            made[i] = text(events.get(i));
-        }
-        last.set(new Serialized(answer, made));
-        return made;
+    /** One event's JSON, as the long-poll lists it: made once per answer for every socket it reaches ({@code EventsJson}). */
+    String event(Event event) {
+        return text(event);
     }
 
     /** One event's message; {@code position} holds only topic names, numbers, epochs, {@code :} and {@code ,}. */
@@ -110,8 +96,5 @@ final class SocketJson {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("not serializable: " + value.getClass().getName(), e);
         }
-    }
-
-    private record Serialized(Object answer, String[] json) {
     }
 }

@@ -4,6 +4,7 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import com.example.threading.events.http.EventRoutes;
 import com.example.threading.events.http.EventsHttp;
+import com.example.threading.events.http.EventsJson;
 import com.example.threading.events.stream.EventSink;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import java.time.Duration;
@@ -71,7 +72,8 @@ public final class WebSocketTransport {
                 http.json().mapper(), json, meters, new SocketPublishing.Limits(publish.maxEventBytes(),
                 publish.publishTimeoutMs(), websocket.getMaxPublishesInFlight()));
         int maxTopics = http.access().limits().maxTopicsPerPoll();
-        routes.add("GET", PATH, new WebSocketServlet(executor -> new EventSocket.Shared(http.hub(), json,
+        EventsJson<String> eventJson = new EventsJson<>(json::event); // each event's text once for all its sockets
+        routes.add("GET", PATH, new WebSocketServlet(executor -> new EventSocket.Shared(http.hub(), json, eventJson,
                 http.json().mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), sockets, meters,
                 publishing, http.access(), executor, heartbeatMs, maxTopics, websocket.getMaxUnsentBytes().toBytes(),
                 websocket.getMaxMessagesPerSecond(), System::nanoTime), http.json(), http.retryAfterSeconds()));

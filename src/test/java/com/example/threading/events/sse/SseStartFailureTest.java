@@ -6,6 +6,7 @@ import com.codahale.metrics.MetricRegistry;
 import com.example.threading.events.access.OpenTopicAccess;
 import com.example.threading.events.access.PublishAccess;
 import com.example.threading.events.http.AccessGate;
+import com.example.threading.events.http.EventsJson;
 import com.example.threading.events.http.JsonResponses;
 import com.example.threading.events.http.PollLimits;
 import com.example.threading.events.hub.EventHub;
@@ -50,7 +51,7 @@ class SseStartFailureTest {
         PollLimits limits = new PollLimits(5, 10, 4, json);
         AccessGate access = new AccessGate(new OpenTopicAccess(new PublishAccess(null)), limits, 1, metrics,
                 Clock.systemUTC());
-        SseServlet servlet = new SseServlet(new SseStream.Shared(hub, json, new SseEventJson(json), streams,
+        SseServlet servlet = new SseServlet(new SseStream.Shared(hub, json, new EventsJson<>(json::bytes), streams,
                 new SseMetrics(metrics), 1_000), limits, access, 65_536, 1, System::nanoTime);
         server = new Server(new QueuedThreadPool(8, 2));
         ServerConnector connector = new ServerConnector(server, 1, 1);
