@@ -96,11 +96,6 @@ public final class TestSocket implements Session.Listener.AutoDemanding, AutoClo
         return message;
     }
 
-    /** The next message, or null when none comes within {@code wait}. */
-    public JsonNode poll(Duration wait) throws InterruptedException {
-        return messages.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
     /** The close code, once the socket is closed, within {@code bound}. */
     public int closeCode(Duration bound) throws Exception {
         return closed.get(bound.toMillis(), TimeUnit.MILLISECONDS);
