@@ -213,7 +213,7 @@ class RequestContextTest {
             }
         }
         ILoggingEvent answered = onlyLine("com.example.threading.events.sse.SseStream", "the-stream");
-        assertThat(answered.getFormattedMessage()).startsWith("stream answered");
+        assertThat(answered.getFormattedMessage()).startsWith("stream followed");
         assertThat(log.of("com.example.threading.events.sse.SseStream"))
                 .noneMatch(line -> "sse-publisher".equals(line.getMDCPropertyMap().get(RequestContext.MDC_REQUEST_ID)));
     }
@@ -236,7 +236,7 @@ class RequestContextTest {
             client.stop();
         }
         assertThat(onlyLine("com.example.threading.events.websocket.EventSocket", "the-socket").getFormattedMessage())
-                .startsWith("socket answered");
+                .startsWith("socket sent");
         assertThat(onlyLine("com.example.threading.events.websocket.SocketPublishing", "the-socket").getFormattedMessage())
                 .startsWith("socket published");
         assertThat(log.of("com.example.threading.events.websocket.EventSocket"))

@@ -77,14 +77,23 @@ public final class FollowedCursors {
     }
 
     /**
-     * Reads one answer ({@link EventBatch} for a poll of one topic, {@link TopicsBatch} for several) and advances the
-     * cursors past it.
+     * Reads one answer ({@link EventBatch} for a poll of one topic, {@link TopicsBatch} for several, {@link TopicNews}
+     * for one topic of a standing subscription) and advances the cursors past it.
      */
     public Read read(Object answer) {
         List<Event> events;
         boolean missed;
         Map<String, Long> next = new LinkedHashMap<>();
-        if (answer instanceof EventBatch batch) {
+        if (answer instanceof TopicNews news) {
+            events = news.events();
+            missed = news.missed();
+            if (!events.isEmpty()) {
+                next.put(news.topic(), events.get(events.size() - 1).id());
+            }
+            if (news.epoch() != null) {
+                epochs.put(news.topic(), news.epoch());
+            }
+        } else if (answer instanceof EventBatch batch) {
             String topic = cursors.keySet().iterator().next();
             events = batch.events();
             missed = batch.missed();

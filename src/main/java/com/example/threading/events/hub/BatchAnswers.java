@@ -16,7 +16,8 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
- * Answers the polls that an event, or events published together, took out of their topics: each is offered the news after its cursors through its
+ * Answers the polls that an event, or events published together, took out of their topics, after handing the standing
+ * polls ({@link FollowedEvents}) their news: each is offered the news after its cursors through its
  * {@link Delivery}, claimed at write time for the batch ({@link BatchTiming}, which also times the batch's last write).
  * The polls of one batch usually share their cursors, so each answer is serialized once per distinct cursors (with the
  * epochs they were asked in: a cursor of another history is answered missed).
@@ -51,11 +52,14 @@ final class BatchAnswers {
     }
 
     /**
-     * Offers each poll of {@code batch} its news; the events arrived at {@code arrivedNanos}, and started the rings of the
-     * topics in {@code startedOver} over. Never blocks on a client.
+     * Offers each poll of {@code batch} its news, and hands the standing polls theirs ({@code followed}); the events
+     * arrived at {@code arrivedNanos}, and started the rings of the topics in {@code startedOver} over. Never blocks on a
+     * client.
      */
-    void answer(Collection<ParkedPoll> batch, long arrivedNanos, Set<String> startedOver) {
-        BatchTiming timing = new BatchTiming(batch.size(), arrivedNanos, nanoClock, metrics.eventToLastWrite);
+    void answer(Collection<ParkedPoll> batch, FollowedEvents followed, long arrivedNanos, Set<String> startedOver) {
+        BatchTiming timing = new BatchTiming(batch.size() + followed.offers(), arrivedNanos, nanoClock,
+                metrics.eventToLastWrite);
+        followed.offer(timing, () -> timing.completed(true));
         Map<Object, CursorsNews> shared = new HashMap<>();
         for (ParkedPoll poll : batch) {
             if (!poll.watch(timing)) {

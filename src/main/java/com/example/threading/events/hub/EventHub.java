@@ -34,6 +34,8 @@ import java.util.function.LongSupplier;
  * offers each poll its answer; a delivery never blocks (the long-poll transport registers a write listener), so a slow
  * reader cannot hold the batch up. Who answers a poll — the batch, the hub at once, its deadline
  * ({@link PollDeadlines}), a failure or the shutdown — is decided by one claim ({@link PollClaims}), at write time.
+ * A standing poll ({@link #follow}: an event stream's, a socket's) is not taken out: the same thread hands it the
+ * events of its topics ({@link FollowedEvents}), and it stays parked until it is claimed.
  *
  * <p>Without an {@link EventArchive}, a cursor is read off its topic's ring
  * ({@link com.example.threading.events.history.EventHistory#read}); with one (a
@@ -181,12 +183,13 @@ public final class EventHub implements EventSubscriber {
     /**
      * Receives events published together: records each in its topic's ring, then answers the polls they take in one
      * batch, each poll once with the news of all its topics (a poll on several of their topics is not answered once per
-     * event, then again after each re-poll).
+     * event, then again after each re-poll), and hands each standing poll the events of each of its topics.
      */
     @Override
     public void acceptAll(List<Event> events) {
         long arrivedNanos = now();
         List<ParkedPoll> batch = new ArrayList<>();
+        FollowedEvents followed = new FollowedEvents();
         Set<String> startedOver = Set.of(); // a set of its own only when a ring starts over (rare)
         int[] takenPerEvent = new int[events.size()];
         int appended = 0;
@@ -207,7 +210,7 @@ public final class EventHub implements EventSubscriber {
                     startedOver.add(topic.name());
                 }
                 Collection<ParkedPoll> taken = topics.takeAnswered(topic, restarted ? Long.MAX_VALUE : event.id());
-                takenPerEvent[appended++] = taken.size();
+                takenPerEvent[appended++] = taken.size() + followed.appended(topic, event, restarted);
                 batch.addAll(taken);
             }
             if (appended > 0) {
@@ -221,9 +224,9 @@ public final class EventHub implements EventSubscriber {
         for (int e = 0; e < appended; e++) {
             metrics.batchSize.update(takenPerEvent[e]);
         }
-        if (!batch.isEmpty()) {
+        if (!batch.isEmpty() || followed.offers() > 0) {
             Set<String> ringsStartedOver = startedOver;
-            Runnable answer = () -> batches.answer(batch, arrivedNanos, ringsStartedOver);
+            Runnable answer = () -> batches.answer(batch, followed, arrivedNanos, ringsStartedOver);
             try {
                 dispatcher.execute(answer);
             } catch (RejectedExecutionException stopping) {
@@ -242,6 +245,21 @@ public final class EventHub implements EventSubscriber {
         ParkedPoll poll = new ParkedPoll(delivery, claims, asked);
         delivery.attach(poll);
         deadlines.add(poll, timeoutMs);
+        place(poll, Map.of(), archived != null);
+    }
+
+    /**
+     * Places a standing poll for a client that stays subscribed (an event stream, a socket): placed as {@link #poll}
+     * places one (news at once, after which the transport follows again from its new cursors; a refusal), but once
+     * parked it stays: each later event of its topics is handed to {@link Follower#follow}, from the dispatcher, in
+     * order, and every {@code heartbeatMs} it is told it still stands ({@link Delivery#expire}). It ends when the
+     * transport withdraws it ({@link #withdraw}), its request fails, or the server stops.
+     */
+    public void follow(Follower follower, List<TopicCursor> asked, long heartbeatMs) {
+        metrics.follows.mark();
+        ParkedPoll poll = new ParkedPoll(follower, heartbeatMs, claims, asked);
+        follower.attach(poll);
+        deadlines.add(poll, heartbeatMs);
         place(poll, Map.of(), archived != null);
     }
 

@@ -20,6 +20,7 @@ public final class HubMetrics {
     final Timer eventToLastWrite;
     final Timer eventToQueued;
     final Meter answeredAtOnce;
+    final Meter follows;
     final Meter missed;
     final Meter epochMismatches;
     final Meter epochRestarts;
@@ -40,6 +41,7 @@ public final class HubMetrics {
         eventToLastWrite = registry.timer("events.event-to-last-write");
         eventToQueued = registry.timer("events.event-to-queued");
         answeredAtOnce = registry.meter("events.answered-at-once");
+        follows = registry.meter("events.follows");
         missed = registry.meter("events.missed");
         epochMismatches = registry.meter("events.epoch-mismatches");
         epochRestarts = registry.meter("events.epoch-restarts");

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One poll held until its answer, with the topics it asked for and, once parked, the cursor it reads after on each of
- * them; its answer goes out through its transport's {@link Delivery}. It knows the hub only as its {@link ParkingLot}:
+ * them; its answer goes out through its transport's {@link Delivery}. A standing poll ({@link #standing}, a
+ * {@link Follower}'s) stays parked across events until it is claimed: the hub hands it each event instead. It knows the hub only as its {@link ParkingLot}:
  * the place to report that the transport ended its wait (failure, or a transport timeout where one is set) or
  * completed it.
  *
@@ -66,6 +67,8 @@ public final class ParkedPoll {
     }
 
     private final Delivery delivery;
+    private final Follower follower;
+    private final long heartbeatMs;
     private final ParkingLot lot;
     private final List<TopicCursor> asked;
     private final boolean sentEpochs;
@@ -83,7 +86,18 @@ public final class ParkedPoll {
 
     /** A poll of {@code asked}: one topic, or several (then answered with every topic's cursor). */
     ParkedPoll(Delivery delivery, ParkingLot lot, List<TopicCursor> asked) {
+        this(delivery, null, 0, lot, asked);
+    }
+
+    /** A standing poll of {@code asked}, told every {@code heartbeatMs} that it still stands ({@link Delivery#expire}). */
+    ParkedPoll(Follower follower, long heartbeatMs, ParkingLot lot, List<TopicCursor> asked) {
+        this(follower, follower, heartbeatMs, lot, asked);
+    }
+
+    private ParkedPoll(Delivery delivery, Follower follower, long heartbeatMs, ParkingLot lot, List<TopicCursor> asked) {
         this.delivery = delivery;
+        this.follower = follower;
+        this.heartbeatMs = heartbeatMs;
         this.lot = lot;
         this.asked = List.copyOf(asked);
         this.sentEpochs = asked.stream().anyMatch(cursor -> cursor.epoch() != null);
@@ -92,6 +106,31 @@ public final class ParkedPoll {
     /** How this poll's answer reaches its client. */
     public Delivery delivery() {
         return delivery;
+    }
+
+    /** Whether it stays parked across events (a {@link Follower}'s), until it is claimed. */
+    boolean standing() {
+        return follower != null;
+    }
+
+    /** The standing poll's transport, handed each event of its topics; null for a one-shot poll. */
+    Follower follower() {
+        return follower;
+    }
+
+    /** A standing poll's heartbeat period. */
+    long heartbeatMs() {
+        return heartbeatMs;
+    }
+
+    /** Claimed by an answerer: nothing else answers it, and a standing poll takes no more events. */
+    boolean claimed() {
+        return state.get() == CLAIMED;
+    }
+
+    /** Parked and not claimed: a standing poll that still takes events. */
+    boolean stands() {
+        return state.get() == PARKED;
     }
 
     /** The topics and cursors as the request gave them. */

@@ -67,9 +67,19 @@ final class PollClaims implements ParkedPoll.ParkingLot {
         return claim != ParkedPoll.Claim.LOST;
     }
 
-    /** The poll's deadline passed: "nothing new", unless the poll is already being answered. */
+    /**
+     * The poll's deadline passed: "nothing new", unless the poll is already being answered. A standing poll is not
+     * claimed: it is told it still stands (a heartbeat), and its next deadline is set.
+     */
     @Override
     public void timedOut(ParkedPoll poll) {
+        if (poll.standing()) {
+            if (!poll.claimed()) {
+                deadlines.add(poll, poll.heartbeatMs());
+                poll.delivery().expire();
+            }
+            return;
+        }
         if (claimAndLeave(poll, Own.TIMEOUT)) {
             metrics.timeouts.mark();
             poll.delivery().expire();
@@ -105,6 +115,9 @@ final class PollClaims implements ParkedPoll.ParkingLot {
         ParkedPoll.Claim claim = poll.claim(answer);
         if (claim == ParkedPoll.Claim.LOST) {
             return false;
+        }
+        if (poll.standing()) {
+            deadlines.remove(poll); // its heartbeats end with it
         }
         if (claim == ParkedPoll.Claim.WAS_PARKED) {
             parkedCount.decrementAndGet();

@@ -3,7 +3,9 @@
  * places each poll (answered at once, refused, or parked on each of its topics), and answers the polls an event takes
  * in one batch. A transport hands the hub a {@link com.example.threading.events.hub.Delivery} per poll and gets the
  * hub's {@link com.example.threading.events.hub.Answer} (news, refused, closing), or {@code expire} at the poll's
- * deadline and {@code abandon} after its failure.
+ * deadline and {@code abandon} after its failure. A client that stays subscribed (an event stream, a socket) places one
+ * standing poll ({@code follow}, with a {@link com.example.threading.events.hub.Follower}), which stays parked and is
+ * handed each event of its topics from the same dispatcher, in order.
  *
  * <p>Threads:
  * <ul>

@@ -2,12 +2,14 @@ package com.example.threading.events.sse;
 
 import com.example.threading.events.history.FollowedCursors;
 import com.example.threading.events.history.TopicCursor;
+import com.example.threading.events.history.TopicNews;
 import com.example.threading.events.http.EventsJson;
 import com.example.threading.events.http.JsonResponses;
 import com.example.threading.events.hub.Answer;
-import com.example.threading.events.hub.Delivery;
 import com.example.threading.events.hub.EventHub;
+import com.example.threading.events.hub.Follower;
 import com.example.threading.events.hub.ParkedPoll;
+import com.google.common.util.concurrent.MoreExecutors;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import jakarta.servlet.AsyncEvent;
@@ -16,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
@@ -23,23 +26,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One Server-Sent Events stream: a sequence of polls of the hub on one response. It is each poll's {@link Delivery}:
- * news becomes one frame per event ({@link SseFrames}) on the stream's {@link SseOutput} and the stream polls again
- * after the news; a poll's deadline (the heartbeat period) becomes a comment line and a new poll; the server stopping
- * ({@link Answer.Closing}, spread like the long-polls' answers), a refusal, the stream's lifetime or a slow reader end
- * it with a final event of their own.
+ * One Server-Sent Events stream: a standing poll of the hub on one response ({@link EventHub#follow}), which stays
+ * subscribed across events. It is the poll's {@link Follower}: each event of its topics becomes one frame
+ * ({@link SseFrames}) on the stream's {@link SseOutput}; news its cursors had when it was placed (a reconnect with
+ * a Last-Event-ID) is written the same way, and the stream follows again from after it; each heartbeat period becomes a
+ * comment line; the server stopping ({@link Answer.Closing}, spread like the long-polls' answers), a refusal, the
+ * stream's lifetime or a slow reader end it with a final event of their own.
  *
- * <p>Thread-safety: one poll is out at a time. Its answer — {@link #offer} (called from the dispatcher, a request
- * thread or the stopping thread, and carried out on a container thread), {@link #expire} (the deadline thread) or
- * {@link #abandon}, the first to claim the poll — advances
- * the cursors and then starts the next poll, so the cursors are only touched by the thread that handles the current
- * poll's answer, and handed to the next through the hub's lock and the poll's claim. The current poll is an atomic
+ * <p>Thread-safety: everything the hub tells the stream — {@link #follow} (the dispatcher, in event order),
+ * {@link #offer} (a request thread, the stopping thread), {@link #expire} (the deadline thread) — is queued, in the
+ * order told, on one sequential executor over the container's threads ({@code inOrder}), so the cursors and the frames
+ * are only touched by one task at a time and each task happens-before the next. The current poll is an atomic
  * reference, written by {@link #attach} before the hub places it: the one {@link AsyncListener} registered at the
  * start reports the request's failure and completion to it, and an ending stream withdraws it. {@link #end} and
  * {@link #attach} each write their side (ending, current) before reading the other's, so a poll attached while the
  * stream ends is withdrawn by one of them.
  */
-final class SseStream implements Delivery, AsyncListener {
+final class SseStream implements Follower, AsyncListener {
 
     /** Everything a stream needs besides its request: the hub, its frames' JSON, its timing, its registry. */
     record Shared(EventHub hub, JsonResponses json, EventsJson<byte[]> eventJson, SseStreams streams, SseMetrics metrics,
@@ -54,8 +57,10 @@ final class SseStream implements Delivery, AsyncListener {
     private final long openedNanos;
     private final long expiresNanos;
     private final int jitterMs;
-    /** Each topic's cursor and epoch, in the order asked; touched only by the current answer's thread. */
+    /** Each topic's cursor and epoch, in the order asked; touched only by the tasks of {@code inOrder}. */
     private final FollowedCursors cursors;
+    /** Runs what the hub tells the stream one task at a time, in order, on the container's threads. */
+    private final Executor inOrder;
     private final AtomicReference<ParkedPoll> current = new AtomicReference<>();
     private final AtomicBoolean ending = new AtomicBoolean();
     /** Shed once, also while ending: a stream ending with a last event on a stalled socket must not wait for it. */
@@ -74,6 +79,7 @@ final class SseStream implements Delivery, AsyncListener {
         this.expiresNanos = expiresNanos;
         this.jitterMs = jitterMs;
         this.cursors = new FollowedCursors(asked);
+        this.inOrder = MoreExecutors.newSequentialExecutor(output::execute);
     }
 
     /** Opens the stream with its reconnect delay and places its first poll. */
@@ -111,12 +117,34 @@ final class SseStream implements Delivery, AsyncListener {
     }
 
     /**
-     * Answers on a container thread, as a long-poll's answer is written: an event's batch offers its answer to every
-     * stream from one thread, and the frames, the write and the next poll of every stream must not queue behind it.
+     * Answers on a container thread, as a long-poll's answer is written: the hub hands news to every stream from one
+     * thread, and the frames and the write of every stream must not queue behind it.
      */
     @Override
     public void offer(Answer answer, BooleanSupplier claim) {
-        output.execute(requestContext.wrap(() -> answer(answer, claim)));
+        inOrder.execute(requestContext.wrap(() -> answer(answer, claim)));
+    }
+
+    @Override
+    public void follow(TopicNews news, Runnable handed) {
+        inOrder.execute(requestContext.wrap(() -> followed(news, handed)));
+    }
+
+    /** The next events of one of the stream's topics: a frame each. */
+    private void followed(TopicNews news, Runnable handed) {
+        try {
+            if (ending.get()) {
+                return;
+            }
+            cursors.keepParked(current.get().cursors()); // a topic asked without a cursor reads after the id it was parked at
+            SseOutput.Frame[] frames = frames(news);
+            LOG.debug("stream followed: {} frames", frames.length);
+            if (output.send(frames) == SseOutput.Sent.OVER_BUDGET) {
+                shed("more than events.sse.maxUnsentBytes unsent");
+            }
+        } finally {
+            handed.run(); // the batch's event-to-last-write ends once the frames are handed to the output
+        }
     }
 
     private void answer(Answer answer, BooleanSupplier claim) {
@@ -128,7 +156,7 @@ final class SseStream implements Delivery, AsyncListener {
             SseOutput.Frame[] frames = frames(news.answer());
             LOG.debug("stream answered: {} frames", frames.length);
             SseOutput.Sent sent = output.send(frames);
-            answered.completed(); // the poll is over; the stream goes on
+            answered.completed(); // the poll is over; the stream follows again from after the news
             if (sent == SseOutput.Sent.OVER_BUDGET) {
                 shed("more than events.sse.maxUnsentBytes unsent");
             } else if (sent == SseOutput.Sent.QUEUED) {
@@ -146,20 +174,17 @@ final class SseStream implements Delivery, AsyncListener {
 
     @Override
     public void expire() {
-        try (Scope scope = requestContext.makeCurrent()) {
-            heartbeat();
-        }
+        inOrder.execute(requestContext.wrap(this::heartbeat));
     }
 
-    /** The poll's deadline (the heartbeat period) passed: a comment line, and the next poll. */
+    /** A heartbeat period passed: a comment line; the poll stands. */
     private void heartbeat() {
-        ParkedPoll expired = current.get();
-        cursors.keepParked(expired.cursors()); // nothing published between this poll and the next is skipped
+        if (ending.get()) {
+            return;
+        }
         SseOutput.Sent sent = output.send(new SseOutput.Frame(SseFrames.heartbeat(), 0));
-        expired.completed();
         if (sent == SseOutput.Sent.QUEUED) {
             with.metrics().heartbeats.mark();
-            poll();
         } else if (sent == SseOutput.Sent.OVER_BUDGET) {
             shed("more than events.sse.maxUnsentBytes unsent");
         }
@@ -228,7 +253,7 @@ final class SseStream implements Delivery, AsyncListener {
         if (ending.get()) {
             return;
         }
-        with.hub().poll(this, cursors.asked(), with.heartbeatMs());
+        with.hub().follow(this, cursors.asked(), with.heartbeatMs());
     }
 
     /** Ends the stream with {@code last} once what is queued before it is written. */

@@ -5,16 +5,18 @@ import com.example.threading.events.access.TopicAccess;
 import com.example.threading.events.access.TopicGrant;
 import com.example.threading.events.history.FollowedCursors;
 import com.example.threading.events.history.TopicCursor;
+import com.example.threading.events.history.TopicNews;
 import com.example.threading.events.http.AccessGate;
 import com.example.threading.events.http.EventsJson;
 import com.example.threading.events.http.PollParameters;
 import com.example.threading.events.hub.Answer;
-import com.example.threading.events.hub.Delivery;
 import com.example.threading.events.hub.EventHub;
+import com.example.threading.events.hub.Follower;
 import com.example.threading.events.hub.ParkedPoll;
 import com.example.threading.events.stream.TopicNames;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.google.common.util.concurrent.MoreExecutors;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
@@ -36,19 +38,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One WebSocket of {@code GET /events/ws}: a sequence of polls of the hub, as an event stream is, and the client's
- * messages (publish, subscribe, unsubscribe) on the same connection. Each poll has a {@link Turn} as its
- * {@link Delivery}: news becomes one message per event and the next poll; a poll's deadline (the heartbeat period) a
- * ping and the next poll; the stop, a refusal, the lifetime, an ended credential or a slow reader end the socket with a
- * last message and a close code. Frames are read on demand: the next message is asked for once the last is handled, so
- * a client that sends fast is read no faster than it is served.
+ * One WebSocket of {@code GET /events/ws}: a standing poll of the hub ({@link EventHub#follow}), subscribed across
+ * events as an event stream is, and the client's messages (publish, subscribe, unsubscribe) on the same connection.
+ * Each standing poll has a {@link Turn} as its {@link Follower}: each event of its topics becomes one message; news its
+ * cursors had when it was placed is sent the same way, and the socket follows again from after it; each heartbeat
+ * period becomes a ping; the stop, a refusal, the lifetime, an ended credential or a slow reader end the socket with a
+ * last message and a close code. A subscription change withdraws the standing poll and places a new one. Frames are
+ * read on demand: the next message is asked for once the last is handled, so a client that sends fast is read no
+ * faster than it is served.
  *
  * <p>Thread-safety: the subscription (each topic's cursor and epoch) and the poll out now are guarded by {@link #lock}.
- * Three kinds of thread take it: the container thread an answer is handed to (never the hub's dispatcher), the one the
- * deadline sweep hands a heartbeat to, and the reading thread changing the subscription; each finishes its work, the
- * next poll included, before it lets go. An answer is for the {@link Turn} that was current when it was placed: a
- * subscription change places a new turn, and the old one's answer, if it was already on its way, is dropped under the
- * lock, its events read again by the new poll from the same cursors. Locks are taken in one order, this socket's then
+ * Two kinds of thread take it: the container threads that run, one at a time and in the order the hub told them, the
+ * tasks of {@code inOrder} (the news, an answer, a heartbeat: never on the hub's dispatcher), and the reading thread
+ * changing the subscription; each finishes its work, the next poll included, before it lets go. News is for the
+ * {@link Turn} that was current when it was placed: a subscription change places a new turn, and what the old one was
+ * handed, if it was already on its way, is dropped under the lock, its events read again by the new poll from the same
+ * cursors. Locks are taken in one order, this socket's then
  * the hub's (placing and withdrawing polls); the hub never calls into a socket under its own lock but to attach a
  * poll, which takes no lock. Sends go through {@link SocketOutput} from any of these threads and from the stream's
  * completion (a publish's answer). The ending flag is atomic and read before every poll is placed.
@@ -79,6 +84,8 @@ public final class EventSocket implements Session.Listener {
     private final AtomicBoolean shed = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
     private final Object lock = new Object();
+    /** Runs what the hub tells the socket one task at a time, in order, on the container's threads. */
+    private final Executor inOrder;
     /** Each topic's cursor and epoch, in the order subscribed. */
     @GuardedBy("lock")
     private final FollowedCursors cursors;
@@ -103,6 +110,7 @@ public final class EventSocket implements Session.Listener {
         this.requestContext = requestContext;
         this.rate = new MessageRate(with.maxMessagesPerSecond(), with.nanoClock());
         this.cursors = new FollowedCursors(asked);
+        this.inOrder = MoreExecutors.newSequentialExecutor(this::onContainerThread);
     }
 
     @Override
@@ -330,16 +338,9 @@ public final class EventSocket implements Session.Listener {
     @GuardedBy("lock")
     private void deliver(Answer answer) {
         if (answer instanceof Answer.News news) {
-            List<String> messages = messages(news.answer());
-            for (String message : messages) {
-                if (output.send(message) == SocketOutput.Sent.OVER_BUDGET) {
-                    shedOverBudget();
-                    return;
-                }
+            if (sendEvents(news.answer())) {
+                poll(); // follows again from after the news
             }
-            with.metrics().eventsWritten.mark(messages.size());
-            LOG.debug("socket answered: {} messages", messages.size());
-            poll();
         } else if (answer instanceof Answer.Closing closing) {
             with.metrics().shutdownEnds.mark();
             finish(with.json().closing("server is stopping, reconnect", closing.retryAfterSeconds()),
@@ -350,19 +351,44 @@ public final class EventSocket implements Session.Listener {
         }
     }
 
-    /** On a container thread: the poll's deadline (the heartbeat period) passed; a ping, and the next poll. */
+    /** On a container thread: the next events of one of the socket's topics, unless its turn was replaced meanwhile. */
+    private void followed(Turn turn, TopicNews news, Runnable handed) {
+        synchronized (lock) {
+            try {
+                if (turn == current && !ending.get()) {
+                    cursors.keepParked(turn.poll.cursors()); // a topic asked without a cursor reads after its parked id
+                    sendEvents(news);
+                } // else replaced by a subscription change (whose poll reads from the same cursors) or ended
+            } finally {
+                handed.run(); // the batch's event-to-last-write ends once the messages are handed to Jetty
+            }
+        }
+    }
+
+    /** On a container thread: a heartbeat period passed; a ping, and the poll stands. */
     private void heartbeat(Turn turn) {
         synchronized (lock) {
-            turn.poll.completed();
             if (turn != current || ending.get()) {
                 return;
             }
-            current = null;
-            cursors.keepParked(turn.poll.cursors()); // nothing published between this poll and the next is skipped
             output.ping();
             with.metrics().heartbeats.mark();
-            poll();
         }
+    }
+
+    /** Sends one message per event of {@code answer}; false if that took the socket over its budget (then shed). */
+    @GuardedBy("lock")
+    private boolean sendEvents(Object answer) {
+        List<String> messages = messages(answer);
+        for (String message : messages) {
+            if (output.send(message) == SocketOutput.Sent.OVER_BUDGET) {
+                shedOverBudget();
+                return false;
+            }
+        }
+        with.metrics().eventsWritten.mark(messages.size());
+        LOG.debug("socket sent: {} messages", messages.size());
+        return true;
     }
 
     @GuardedBy("lock")
@@ -372,7 +398,7 @@ public final class EventSocket implements Session.Listener {
         }
         Turn next = new Turn();
         current = next;
-        with.hub().poll(next, cursors.asked(), with.heartbeatMs());
+        with.hub().follow(next, cursors.asked(), with.heartbeatMs());
     }
 
     /** Ends the socket with {@code last} and the close frame {@code code} once what is queued before them is written. */
@@ -429,22 +455,25 @@ public final class EventSocket implements Session.Listener {
         return messages;
     }
 
-    /** Runs {@code work} in the socket's context on a container thread; here, when the pool no longer takes tasks (it stops). */
+    /** Runs {@code work} on a container thread; here, when the pool no longer takes tasks (it stops). */
     private void onContainerThread(Runnable work) {
-        Runnable inContext = requestContext.wrap(work);
         try {
-            with.executor().execute(inContext);
+            with.executor().execute(work);
         } catch (RejectedExecutionException stopping) {
-            inContext.run();
+            work.run();
         }
     }
 
+    /** Queues {@code work}, in the socket's context, behind what the hub told the socket before. */
+    private void inOrder(Runnable work) {
+        inOrder.execute(requestContext.wrap(work));
+    }
+
     /**
-     * One poll of the socket: the hub's {@link Delivery} for it. Its answer is handed to a container thread, so one
-     * event's batch, answered from the hub's one dispatcher thread, never waits for a socket's messages to be made and
-     * handed over.
+     * One standing poll of the socket: the hub's {@link Follower} for it. What it is told is handed to a container
+     * thread, so the hub's one dispatcher thread never waits for a socket's messages to be made and handed over.
      */
-    private final class Turn implements Delivery {
+    private final class Turn implements Follower {
 
         /** Set by the hub before the poll is placed, on the thread placing it. */
         private volatile ParkedPoll poll;
@@ -456,12 +485,17 @@ public final class EventSocket implements Session.Listener {
 
         @Override
         public void offer(Answer answer, BooleanSupplier claim) {
-            onContainerThread(() -> answered(this, answer, claim));
+            inOrder(() -> answered(this, answer, claim));
+        }
+
+        @Override
+        public void follow(TopicNews news, Runnable handed) {
+            inOrder(() -> followed(this, news, handed));
         }
 
         @Override
         public void expire() {
-            onContainerThread(() -> heartbeat(this));
+            inOrder(() -> heartbeat(this));
         }
 
         @Override

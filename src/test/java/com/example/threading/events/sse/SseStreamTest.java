@@ -65,6 +65,7 @@ class SseStreamTest {
     @Test
     void eventsCarryTheirPositionAndAReconnectResumesWithoutLossOrDuplicate() throws Exception {
         String epoch;
+        long followsBefore = meter("events.follows");
         try (SseReader stream = open("/events/stream?topic=resume")) {
             assertThat(stream.response().statusCode()).isEqualTo(200);
             assertThat(stream.response().headers().firstValue("Content-Type")).hasValueSatisfying(
@@ -89,6 +90,7 @@ class SseStreamTest {
                 assertThat(data.get("data").get("n").asInt()).isEqualTo(i);
             }
             assertThat(Integer.parseInt(stream.retry())).as("base 3 s plus a jitter below it").isBetween(3000, 5999);
+            assertThat(meter("events.follows") - followsBefore).as("one standing poll across three events").isEqualTo(1);
         }
         publish("resume", "{\"n\":4}"); // published while the client is away
         publish("resume", "{\"n\":5}");
@@ -97,6 +99,8 @@ class SseStreamTest {
             assertThat(resumed.next(BOUND).id()).isEqualTo("resume:5:" + epoch);
             publish("resume", "{\"n\":6}");
             assertThat(resumed.next(BOUND).id()).as("no duplicate, nothing skipped").isEqualTo("resume:6:" + epoch);
+            assertThat(meter("events.follows") - followsBefore).as("the reconnect's answer at once, then one standing poll")
+                    .isEqualTo(3);
         }
     }
 

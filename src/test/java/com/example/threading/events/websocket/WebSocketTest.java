@@ -76,6 +76,8 @@ class WebSocketTest {
         assertThat(resumed.next(BOUND).path("event").path("id").asLong()).as("after the position: 2, then 3").isEqualTo(2);
         assertThat(resumed.next(BOUND).path("event").path("id").asLong()).isEqualTo(3);
         assertThat(meter("events.websocket.opened")).isEqualTo(2);
+        // One standing poll for the first socket across its events; the second's was answered at once, then stood.
+        assertThat(meter("events.follows")).isEqualTo(3);
     }
 
     @Test

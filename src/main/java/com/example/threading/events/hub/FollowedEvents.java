@@ -1,0 +1,114 @@
+package com.example.threading.events.hub;
+
+import com.example.threading.events.history.TopicNews;
+import com.example.threading.events.stream.Event;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one delivery of events hands the standing polls ({@link Follower}s): per topic, its events in the order
+ * appended, the polls that followed the topic before the first of them, and the polls each event reached first
+ * (their cursor was below it), which get the events from that one on. A ring that starts over hands every poll on it
+ * the whole new history, missed. Collected under the hub's lock as the events are appended, offered after it, on the
+ * dispatcher, each topic's news built once and shared by its polls.
+ *
+ * <p>Thread-safety: confined. {@link #appended} runs with the hub's lock held on the delivering thread, which then
+ * hands the whole to the dispatcher ({@code Executor.execute}: a happens-before edge); {@link #offer} runs there.
+ */
+final class FollowedEvents {
+
+    /** One topic's events of this delivery and who is handed them. */
+    private static final class Run {
+        final String topic;
+        final List<Event> events = new ArrayList<>();
+        final List<ParkedPoll> followers;
+        final List<Integer> reachedFrom = new ArrayList<>();
+        final List<Collection<ParkedPoll>> reached = new ArrayList<>();
+        boolean missed;
+        String epoch;
+
+        Run(String topic, List<ParkedPoll> followers) {
+            this.topic = topic;
+            this.followers = followers;
+        }
+
+        TopicNews news(int from) {
+            return new TopicNews(topic, events.subList(from, events.size()), missed, epoch);
+        }
+    }
+
+    private final Map<String, Run> runs = new LinkedHashMap<>();
+    private int offers;
+
+    /**
+     * With the hub's lock held: {@code event} was appended to {@code topic} ({@code restarted}: it started the topic's
+     * ring over). Returns how many standing polls it is handed to.
+     */
+    int appended(Topic topic, Event event, boolean restarted) {
+        Run run = runs.get(topic.name());
+        if (restarted) {
+            topic.parked().reachBefore(Long.MAX_VALUE); // every standing poll on the topic counted in the old history
+            run = new Run(topic.name(), topic.parked().followers());
+            run.events.addAll(topic.history().startedOver().events());
+            run.missed = true;
+            Run replaced = runs.put(topic.name(), run);
+            offers += run.followers.size() - (replaced == null ? 0 : count(replaced));
+        } else {
+            if (run == null) {
+                run = new Run(topic.name(), topic.parked().followers());
+                runs.put(topic.name(), run);
+                offers += run.followers.size();
+            }
+            run.events.add(event);
+            Collection<ParkedPoll> reached = topic.parked().reachBefore(event.id());
+            if (!reached.isEmpty()) {
+                run.reachedFrom.add(run.events.size() - 1);
+                run.reached.add(reached);
+                offers += reached.size();
+            }
+        }
+        run.epoch = topic.history().epoch();
+        return count(run);
+    }
+
+    /** How many times {@link #offer} hands news to a poll (each poll once per topic with events). */
+    int offers() {
+        return offers;
+    }
+
+    /**
+     * On the dispatcher: hands each standing poll that still stands its news, {@code handed} to be run by its transport;
+     * tells {@code timing} of each that no longer does.
+     */
+    void offer(BatchTiming timing, Runnable handed) {
+        for (Run run : runs.values()) {
+            if (!run.followers.isEmpty()) {
+                offer(run.news(0), run.followers, timing, handed);
+            }
+            for (int i = 0; i < run.reached.size(); i++) {
+                offer(run.news(run.reachedFrom.get(i)), run.reached.get(i), timing, handed);
+            }
+        }
+    }
+
+    private static void offer(TopicNews news, Collection<ParkedPoll> polls, BatchTiming timing, Runnable handed) {
+        for (ParkedPoll poll : polls) {
+            if (poll.stands()) {
+                poll.follower().follow(news, handed);
+            } else {
+                timing.completed(false); // withdrawn, failed or stopped since it was taken
+            }
+        }
+    }
+
+    private static int count(Run run) {
+        int count = run.followers.size();
+        for (Collection<ParkedPoll> reached : run.reached) {
+            count += reached.size();
+        }
+        return count;
+    }
+}
