@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * delivery checked for loss, duplicates and order, then the same with one reader that never reads, which the server must
  * shed while the others' p99 holds; (4, part {@code ws}, not run by default) WebSockets beside both: one event to N
  * sockets against N streams and N parked long-polls in the same run, and the server's heap per idle socket beside an
- * idle stream's. Readers are OkHttp's EventSource ({@link SseReaders}) and Jetty's WebSocket client
+ * idle stream's and a parked long-poll's. Readers are OkHttp's EventSource ({@link SseReaders}) and Jetty's WebSocket client
  * ({@link SocketReaders}); {@link SseView} reports.
  */
 @Command(name = "sse",
@@ -142,7 +142,7 @@ public final class SseScenario extends ScenarioCommand {
         if (parts.contains("ws")) {
             summary.add("WebSocket (GET /events/ws): " + sockets + " sockets of one topic (HTTP/1.1, a connection each), then as many "
                     + "streams and parked long-polls (h2c), the same rounds and figures; goal: sockets and streams ≤ 1× the "
-                    + "long-poll. Then the server's heap per idle socket beside an idle stream's.");
+                    + "long-poll. Then the server's heap per idle socket beside an idle stream's and a parked long-poll's.");
         }
         report.summary(String.join(" ", summary));
         if (target().runningService().isPresent()) {
@@ -195,7 +195,10 @@ public final class SseScenario extends ScenarioCommand {
         }
     }
 
-    /** The ws part: one event to N sockets, N streams and N parked long-polls in turn, then the heap per idle socket and stream. */
+    /**
+     * The ws part: one event to N sockets, N streams and N parked long-polls in turn, then the heap per idle socket, idle
+     * stream and parked long-poll.
+     */
     private SseView.Sockets sockets(URI app, URI admin, ServerMetrics server) throws Exception {
         BatchRounds batch = new BatchRounds(app, server);
         List<BatchRounds.Round> ws;
@@ -208,7 +211,24 @@ public final class SseScenario extends ScenarioCommand {
         } finally {
             batch.close();
         }
-        return new SseView.Sockets(sockets, ws, sse, poll, List.of(socketHeap(admin, app, server, sockets), heap(admin, app, server, Protocol.H2C, sockets)));
+        return new SseView.Sockets(sockets, ws, sse, poll, List.of(socketHeap(admin, app, server, sockets),
+                heap(admin, app, server, Protocol.H2C, sockets), pollHeap(admin, app, server, sockets)));
+    }
+
+    /** The server's heap per parked long-poll (h2c): forced full GCs with none parked, then with {@code count} parked. */
+    private SseView.Heap pollHeap(URI admin, URI app, ServerMetrics server, int count) throws Exception {
+        server.awaitValue("events.parked", value -> value == 0, deadline().within(Duration.ofSeconds(30)));
+        double none = liveHeapMb(admin);
+        double open;
+        try (ParkedPolls polls = new ParkedPolls(count, TimeUnit.MINUTES.toMillis(10))) {
+            polls.send(app, "heap-poll", 0, count, 300);
+            double parked = server.awaitValue("events.parked", value -> value >= count, deadline().within(Duration.ofMinutes(3)));
+            if (parked < count) {
+                throw new IllegalStateException("only " + (long) parked + " of " + count + " long-polls parked");
+            }
+            open = liveHeapMb(admin);
+        }
+        return new SseView.Heap("long-poll, parked (h2c)", count, none, open);
     }
 
     /** The server's heap per idle socket: forced full GCs with none open, then with {@code count} open. */

@@ -164,7 +164,7 @@ final class SseView {
         values.put("webSocketRounds", run.ws());
         values.put("sseRounds", run.sse());
         values.put("longPollRounds", run.poll());
-        values.put("heap", heap(report, "Server heap per idle socket and stream", run.heaps()));
+        values.put("heap", heap(report, "Server heap per idle socket, idle stream and parked long-poll", run.heaps()));
         return values;
     }
 
