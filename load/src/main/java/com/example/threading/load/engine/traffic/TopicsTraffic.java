@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +35,8 @@ import org.HdrHistogram.Recorder;
 /**
  * Chat-room traffic on the long-poll's topics, the shape of CometD's benchmark: {@code clients} clients, each a member
  * of {@code roomsPerClient} of {@code rooms} rooms (topics), each holding one long poll of all its rooms with their
- * cursors ({@code GET /events?topic=room-1:4&topic=room-11:0&...}) and polling again as soon as it is answered;
+ * cursors ({@code GET /events?topic=room-1:4&topic=room-11:0&...}) and polling again as soon as it is answered, or,
+ * with {@link Transport#WS}, one WebSocket of all its rooms ({@code GET /events/ws?topic=...}, {@link SocketMembers});
  * messages of {@code messageBytes} are published at a fixed rate in batches of {@code batchSize} sent at the same
  * instant (CometD's benchmark sends 10 per batch), round-robin over the instances: a batch in one
  * {@code POST /events/batch} (as CometD sends a batch in one request), or each message in its own {@code POST /events}. Each
@@ -48,7 +50,8 @@ import org.HdrHistogram.Recorder;
  * seed, so two runs send the same requests.
  *
  * <p>Thread-safety: {@link #run} is called once, on the scenario's thread. The publisher runs on a scheduler and reads
- * its answers on an HTTP client of its own (it is another program than the members); each client's poll chain runs on
+ * its answers on an HTTP client of its own (it is another program than the members). Members on sockets run as
+ * {@link SocketMembers} says; over long polls, each client's poll chain runs on
  * the members' HTTP client's threads: a client's next poll is sent only after its answer was recorded, so each
  * client's ledgers are touched by one thread at a time, each completion happening-before the next send. They share
  * only concurrent maps and a queue, atomics, a latch and the publishes' latency {@code Recorder} (written by the
@@ -65,17 +68,49 @@ public final class TopicsTraffic {
     /** Longest wait for a publish's answer; the drain waits for every answer, so this bounds that wait too. */
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
 
+    /** How the members read their rooms. */
+    public enum Transport {
+        /** One long poll of all a client's rooms at a time ({@code GET /events}), polled again on each answer. */
+        LONG_POLL("long-poll"),
+        /** One WebSocket of all a client's rooms ({@code GET /events/ws}), reconnected from its position when the server ends it. */
+        WS("ws");
+
+        private final String label;
+
+        Transport(String label) {
+            this.label = label;
+        }
+
+        /** The name the tool's options and report use: {@code long-poll} or {@code ws}. */
+        public String label() {
+            return label;
+        }
+
+        /** The transport named {@code label}. */
+        public static Transport named(String label) {
+            for (Transport transport : values()) {
+                if (transport.label.equals(label)) {
+                    return transport;
+                }
+            }
+            throw new IllegalArgumentException("a transport is long-poll or ws, not " + label);
+        }
+    }
+
     /**
      * What to send: the instances' base URIs and the benchmark's shape; room {@code r} is the topic
      * {@code <roomPrefix><r>} (a warm-up run uses other rooms than the measured run that follows it on the same service);
-     * {@code oneRequestPerBatch}: a batch's messages in one {@code POST /events/batch}, else one {@code POST /events} each.
+     * {@code oneRequestPerBatch}: a batch's messages in one {@code POST /events/batch}, else one {@code POST /events} each;
+     * {@code transport}: how the members read (the publisher always posts).
      */
     public record Plan(List<URI> instances, String roomPrefix, int clients, int rooms, int roomsPerClient, int messageBytes,
-                       double messagesPerSecond, int batchSize, boolean oneRequestPerBatch, Duration duration, int pollTimeoutSeconds) {
+                       double messagesPerSecond, int batchSize, boolean oneRequestPerBatch, Duration duration, int pollTimeoutSeconds,
+                       Transport transport) {
 
         /** Checks the shape: each client's rooms distinct, at least one of everything, a prefix of a topic name. */
         public Plan {
             instances = List.copyOf(instances);
+            Objects.requireNonNull(transport, "transport");
             if (!roomPrefix.matches("[A-Za-z0-9._-]{1,50}")) {
                 throw new IllegalArgumentException("a room prefix is 1 to 50 of [A-Za-z0-9._-], not " + roomPrefix);
             }
@@ -89,12 +124,15 @@ public final class TopicsTraffic {
         }
     }
 
-    /** What a run measured; rates are over the publishing time. */
-    public record Result(int instances, long published, long publishFailures, Map<String, Long> publishFailureKinds,
+    /**
+     * What a run measured; rates are over the publishing time. {@code missedAnswers} counts {@code missed} answers of polls
+     * or {@code missed} messages of sockets; the poll counts are 0 over sockets, {@code sockets} is empty over polls.
+     */
+    public record Result(Transport transport, int instances, long published, long publishFailures, Map<String, Long> publishFailureKinds,
                          long expectedDeliveries, long deliveries,
                          long lost, long skipped, long duplicated, long outOfOrder, long missedAnswers, long polls, long timedOutPolls,
-                         long refusedPolls, long failedPolls, double maxPublishLagMs, Histogram publishMicros, Histogram deliveryMicros,
-                         double publishingSeconds) {
+                         long refusedPolls, long failedPolls, SocketCounts sockets, double maxPublishLagMs, Histogram publishMicros,
+                         Histogram deliveryMicros, double publishingSeconds) {
 
         /** Deliveries never read although still ahead of the client's cursor when the drain ended: late, not skipped. */
         public long unreadAtEnd() {
@@ -112,6 +150,27 @@ public final class TopicsTraffic {
         }
     }
 
+    /**
+     * What the sockets' members did: connects made (the first ones and every reconnect), connects that failed, sockets ended
+     * by the server or the network, by kind (a final message's {@code type}, {@code close <code>} without one, {@code error
+     * <exception>}), and messages that were neither events nor {@code missed} nor final ({@code error}s, unreadable text).
+     */
+    public record SocketCounts(long connects, long failedConnects, Map<String, Long> ends, long otherMessages) {
+
+        /** Nothing: the members polled. */
+        public static final SocketCounts NONE = new SocketCounts(0, 0, Map.of(), 0);
+
+        /** Copies the ends, sorted by kind. */
+        public SocketCounts {
+            ends = Collections.unmodifiableMap(new TreeMap<>(ends));
+        }
+
+        /** Sockets the server or the network ended before the drain did (each one reconnected from its position). */
+        public long ended() {
+            return ends.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
     private final Plan plan;
 
     /** Traffic following {@code plan}. */
@@ -122,6 +181,18 @@ public final class TopicsTraffic {
     /** The topic name of room {@code room}. */
     private String topic(int room) {
         return plan.roomPrefix() + room;
+    }
+
+    /** What the tally reads of one client once it has ended: its rooms, a ledger per room, its cursor of each. */
+    interface RoomMember {
+        /** The client's rooms, in the order of its cursors. */
+        int[] rooms();
+
+        /** The ledger of room {@code room}. */
+        DeliveryLedger ledger(int room);
+
+        /** The cursor of the {@code k}-th room when the client ended. */
+        long cursor(int k);
     }
 
     /** The rooms client {@code client} is a member of (distinct, deterministic). */
@@ -138,7 +209,7 @@ public final class TopicsTraffic {
      * Publishes for the duration while the clients poll, waits for every publish's answer, lets the clients catch up (a
      * drain of up to twice the poll timeout), and returns what they saw.
      */
-    public Result run() throws InterruptedException {
+    public Result run() throws Exception {
         ExecutorService httpThreads = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), daemon("topics-http"));
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
                 .connectTimeout(Duration.ofSeconds(5)).build();
@@ -162,12 +233,31 @@ public final class TopicsTraffic {
         AtomicLong publishingEndedAt = new AtomicLong(Long.MAX_VALUE);
         long drainNanos = TimeUnit.SECONDS.toNanos(2L * plan.pollTimeoutSeconds());
         CountDownLatch clientsDone = new CountDownLatch(plan.clients());
-        List<Member> members = new ArrayList<>(plan.clients());
-        for (int c = 0; c < plan.clients(); c++) {
-            Member member = new Member(c, roomsOf(c, plan.rooms(), plan.roomsPerClient()), client, timers, newestPublished,
-                    publishingEndedAt, drainNanos, counters, clientsDone);
-            members.add(member);
-            member.poll();
+        List<RoomMember> members = new ArrayList<>(plan.clients());
+        SocketMembers sockets = null;
+        if (plan.transport() == Transport.WS) {
+            // Every socket open (or retrying on its own) before the first publish, as the polls are sent before it.
+            sockets = new SocketMembers(plan, timers);
+            try {
+                members.addAll(sockets.open(System.nanoTime() + TimeUnit.SECONDS.toNanos(60)));
+            } catch (Exception | Error notOpen) {
+                try {
+                    sockets.close(); // before the timers stop: a member between two sockets ends on the timer's thread
+                } catch (Exception alsoStuck) {
+                    notOpen.addSuppressed(alsoStuck);
+                }
+                timers.shutdownNow();
+                httpThreads.shutdownNow();
+                publishThreads.shutdownNow();
+                throw notOpen;
+            }
+        } else {
+            for (int c = 0; c < plan.clients(); c++) {
+                Member member = new Member(c, roomsOf(c, plan.rooms(), plan.roomsPerClient()), client, timers, newestPublished,
+                        publishingEndedAt, drainNanos, counters, clientsDone);
+                members.add(member);
+                member.poll();
+            }
         }
 
         ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor(daemon("topics-publisher"));
@@ -240,12 +330,28 @@ public final class TopicsTraffic {
         }
         publishingEndedAt.set(System.nanoTime());
         publishThreads.shutdownNow();
-        boolean drained = clientsDone.await(TimeUnit.NANOSECONDS.toMillis(drainNanos) + TimeUnit.SECONDS.toMillis(plan.pollTimeoutSeconds() + 15L),
-                TimeUnit.MILLISECONDS);
-        timers.shutdownNow();
-        httpThreads.shutdownNow();
-        if (!drained) {
-            throw new IllegalStateException(clientsDone.getCount() + " clients still polling long after the drain: the tool is stuck");
+        SocketCounts socketCounts = SocketCounts.NONE;
+        if (sockets != null) {
+            try {
+                sockets.drain(newestPublished, System.nanoTime() + drainNanos);
+            } finally {
+                try {
+                    sockets.close(); // before the timers stop: a member between two sockets ends on the timer's thread
+                } finally {
+                    timers.shutdownNow();
+                    httpThreads.shutdownNow();
+                }
+            }
+            socketCounts = sockets.counts();
+            counters.missedAnswers.addAndGet(sockets.missed());
+        } else {
+            boolean drained = clientsDone.await(TimeUnit.NANOSECONDS.toMillis(drainNanos) + TimeUnit.SECONDS.toMillis(plan.pollTimeoutSeconds() + 15L),
+                    TimeUnit.MILLISECONDS);
+            timers.shutdownNow();
+            httpThreads.shutdownNow();
+            if (!drained) {
+                throw new IllegalStateException(clientsDone.getCount() + " clients still polling long after the drain: the tool is stuck");
+            }
         }
 
         Histogram latency = new Histogram(3_600_000_000L, 3);
@@ -257,8 +363,8 @@ public final class TopicsTraffic {
         long duplicated = 0;
         long outOfOrder = 0;
         int[] membersOf = new int[plan.rooms()];
-        for (Member member : members) {
-            for (int room : member.rooms) {
+        for (RoomMember member : members) {
+            for (int room : member.rooms()) {
                 membersOf[room]++;
             }
         }
@@ -266,16 +372,17 @@ public final class TopicsTraffic {
             published += publishedAtNanos.get(room).size();
             expected += (long) publishedAtNanos.get(room).size() * membersOf[room];
         }
-        for (Member member : members) {
-            for (int k = 0; k < member.rooms.length; k++) {
-                Map<Long, Long> sent = publishedAtNanos.get(member.rooms[k]);
-                DeliveryLedger ledger = member.ledgers.get(member.rooms[k]);
+        for (RoomMember member : members) {
+            int[] rooms = member.rooms();
+            for (int k = 0; k < rooms.length; k++) {
+                Map<Long, Long> sent = publishedAtNanos.get(rooms[k]);
+                DeliveryLedger ledger = member.ledger(rooms[k]);
                 for (Map.Entry<Long, Long> message : sent.entrySet()) {
                     long sentAt = message.getValue();
                     ledger.receivedAt(message.getKey()).ifPresent(at -> latency.recordValue(Math.max(0, (at - sentAt) / 1_000)));
                 }
                 lost += ledger.lost(sent.keySet());
-                skipped += ledger.skipped(sent.keySet(), member.cursors[k]); // read after the chain ended (the latch)
+                skipped += ledger.skipped(sent.keySet(), member.cursor(k)); // read after the client ended (its latch)
                 duplicated += ledger.duplicated();
                 outOfOrder += ledger.outOfOrder();
                 deliveries += ledger.received() - ledger.duplicated();
@@ -283,9 +390,9 @@ public final class TopicsTraffic {
         }
         Map<String, Long> failureKinds = new TreeMap<>();
         publishFailureKinds.forEach((kind, count) -> failureKinds.put(kind, count.get()));
-        return new Result(plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, skipped, duplicated, outOfOrder,
+        return new Result(plan.transport(), plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, skipped, duplicated, outOfOrder,
                 counters.missedAnswers.get(), counters.polls.get(), counters.timedOutPolls.get(), counters.refusedPolls.get(), counters.failedPolls.get(),
-                maxLagNanos.get() / 1e6, publishLatency.getIntervalHistogram(), latency, publishingSeconds);
+                socketCounts, maxLagNanos.get() / 1e6, publishLatency.getIntervalHistogram(), latency, publishingSeconds);
     }
 
     /** Counts shared by every client's poll chain. */
@@ -298,7 +405,7 @@ public final class TopicsTraffic {
     }
 
     /** One client: its rooms, cursors and ledgers, and its chain of polls (one in flight at a time). */
-    private final class Member {
+    private final class Member implements RoomMember {
         private final int index;
         private final int[] rooms;
         private final Map<Integer, DeliveryLedger> ledgers = new LinkedHashMap<>();
@@ -328,6 +435,21 @@ public final class TopicsTraffic {
             this.drainNanos = drainNanos;
             this.counters = counters;
             this.done = done;
+        }
+
+        @Override
+        public int[] rooms() {
+            return rooms;
+        }
+
+        @Override
+        public DeliveryLedger ledger(int room) {
+            return ledgers.get(room);
+        }
+
+        @Override
+        public long cursor(int k) {
+            return cursors[k];
         }
 
         /** Sends the next poll, or ends the chain once publishing has ended and this client is caught up or out of time. */

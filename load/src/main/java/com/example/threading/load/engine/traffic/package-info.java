@@ -5,7 +5,7 @@
  * per-client delivery checks), {@link com.example.threading.load.engine.traffic.TopologyTraffic} and
  * {@link com.example.threading.load.engine.traffic.RotationWatch} (the topology scenario's traffic and the balancer's
  * view), {@link com.example.threading.load.engine.traffic.TopicsTraffic} (chat rooms on the long-poll's topics, a ledger
- * per client and room) and {@link com.example.threading.load.engine.traffic.EventPublisher} (events at a fixed rate
+ * per client and room; over WebSockets its members are {@code SocketMembers}, one {@code SocketMember} per client) and {@link com.example.threading.load.engine.traffic.EventPublisher} (events at a fixed rate
  * beside a load).
  *
  * <p>May depend on: {@code engine.recording}, {@code engine.http} and {@code service}.

@@ -59,6 +59,12 @@ public final class TopicsScenario extends ScenarioCommand {
                     + "one request) or each (one POST /events per message) (default: ${DEFAULT-VALUE})")
     PublishRequests publish;
 
+    @Option(names = "--transport", defaultValue = "long-poll",
+            description = "How each client reads its rooms: long-poll (one GET /events of all its rooms at a time) or ws (one WebSocket, "
+                    + "GET /events/ws, of all its rooms, reconnected from its last position when the server ends it); publishing "
+                    + "is the same either way (default: ${DEFAULT-VALUE})")
+    String transport;
+
     @Option(names = "--duration", defaultValue = "30s", description = "Publishing time per phase (default: ${DEFAULT-VALUE})")
     Duration duration;
 
@@ -97,6 +103,7 @@ public final class TopicsScenario extends ScenarioCommand {
         if (warmup.isNegative()) {
             throw new IllegalArgumentException("--warmup must be 0s or more, not " + warmup);
         }
+        TopicsTraffic.Transport reading = TopicsTraffic.Transport.named(transport);
         for (String stream : streams) {
             if (!List.of("in-process", "redis", "redis-cluster").contains(stream)) {
                 throw new IllegalArgumentException("--streams takes in-process, redis and redis-cluster, not " + stream);
@@ -104,23 +111,27 @@ public final class TopicsScenario extends ScenarioCommand {
         }
         report.configure("clients", clients).configure("rooms", rooms).configure("rooms per client", roomsPerClient)
                 .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("batch size", batchSize)
-                .configure("publish", publish.described)
+                .configure("publish", publish.described).configure("transport", reading.label())
                 .configure("duration per phase", duration).configure("warm-up per phase", warmup)
                 .configure("poll timeout s", pollTimeout).configure("streams", String.join(",", streams)).configure("instances (redis)", instances)
                 .configure("masters (redis-cluster)", masters);
-        report.summary(clients + " clients, each in " + roomsPerClient + " of " + rooms + " rooms (topics), hold one long poll of "
-                + "all their rooms with their cursors and poll again on each answer, while " + Report.num(rate) + " messages/s of "
+        report.summary(clients + " clients, each in " + roomsPerClient + " of " + rooms + " rooms (topics), "
+                + (reading == TopicsTraffic.Transport.WS ? "hold one WebSocket (GET /events/ws) of all their rooms, reopened from its last "
+                + "position when the server ends it, while " : "hold one long poll of all their rooms with their cursors and poll again "
+                + "on each answer, while ") + Report.num(rate) + " messages/s of "
                 + messageBytes + " bytes are published " + (batchSize == 1 ? "one at a time, round-robin over the rooms"
                 : "in batches of " + batchSize + " at the same instant, to rooms drawn with a fixed seed, "
                 + (publish.oneRequestPerBatch() ? "each batch in one request" : "each message in its own request")) + ", for " + duration.toSeconds() + " s per phase"
                 + " (CometD's benchmark shape; its published figures: 783 messages/s in, 78,211 deliveries/s out, p50 20 ms, p99 150 ms). "
                 + "Per client and room: lost, duplicated and out-of-order messages (goal: 0). Latency: from a publish's intended "
-                + "send time to each member's read of the answer.");
+                + "send time to each member's read of the " + (reading == TopicsTraffic.Transport.WS ? "event's message." : "answer."));
         if (Runtime.version().feature() < MEASURING_JDK) {
             // Measured 2026-11-27: the same service on JDK 17 with this tool on JDK 17, p50 351 ms at 150 messages/s;
             // with this tool on JDK 25, p50 12 ms.
             report.note("this tool runs on JDK " + Runtime.version().feature() + ": its clients (the JDK's HttpClient) then "
-                    + "add most of the latency measured here. Run the tool on JDK " + MEASURING_JDK + "+ and give the "
+                    + "add most of the latency measured here" + (reading == TopicsTraffic.Transport.WS ? " over long polls (over ws the "
+                    + "members are Jetty's WebSocket client, not measured on this JDK; the publisher is still the JDK's HttpClient)" : "")
+                    + ". Run the tool on JDK " + MEASURING_JDK + "+ and give the "
                     + "service's JDK with --java, e.g. /usr/lib/jvm/temurin-25-jdk-amd64/bin/java -jar load/target/"
                     + "threading-load.jar topics --java /usr/lib/jvm/java-17-openjdk-amd64/bin/java");
         }
@@ -130,29 +141,31 @@ public final class TopicsScenario extends ScenarioCommand {
             if (stream.equals("in-process")) {
                 try (Target single = open(report, environment(Map.of("EVENTS_STREAM", "in-process")), List.of())) {
                     names.add("in-process, 1 instance");
-                    phases.add(measure(report, names.get(names.size() - 1), List.of(single)));
+                    phases.add(measure(report, names.get(names.size() - 1), List.of(single), reading));
                 }
             } else if (stream.equals("redis")) {
                 try (RedisServerProcess redis = redisUri != null ? RedisServerProcess.running(redisUri)
                         : RedisServerProcess.start(report.directory().resolve("redis"))) {
                     report.environment("Redis", redis.version() + (redisUri != null ? " at " + redisUri : " (redis-server from the PATH, no persistence)"));
                     names.add("redis, " + instances + " instances");
-                    phases.add(measureShared(report, names.get(names.size() - 1), Map.of("EVENTS_STREAM", "redis", "EVENTS_REDIS_URI", redis.uri())));
+                    phases.add(measureShared(report, names.get(names.size() - 1), Map.of("EVENTS_STREAM", "redis", "EVENTS_REDIS_URI", redis.uri()),
+                            reading));
                 }
             } else {
                 try (RedisClusterProcesses redis = RedisClusterProcesses.start(report.directory().resolve("redis-cluster"), masters)) {
                     report.environment("Redis Cluster", redis.version() + " (redis-server from the PATH, no persistence)");
                     names.add("redis cluster, " + masters + " masters, " + instances + " instances");
                     phases.add(measureShared(report, names.get(names.size() - 1), Map.of("EVENTS_STREAM", "redis", "EVENTS_REDIS_URI", redis.uri(),
-                            "EVENTS_REDIS_CLUSTER", "true")));
+                            "EVENTS_REDIS_CLUSTER", "true"), reading));
                 }
             }
         }
-        TopicsView.present(report, names, phases);
+        TopicsView.present(report, names, phases, reading);
     }
 
     /** {@link #instances} instances on the Redis (or cluster) that {@code redis} names, measured, then stopped. */
-    private TopicsView.Phase measureShared(Report report, String name, Map<String, String> redis) throws Exception {
+    private TopicsView.Phase measureShared(Report report, String name, Map<String, String> redis, TopicsTraffic.Transport reading)
+            throws Exception {
         Map<String, String> stream = new LinkedHashMap<>(redis);
         stream.put("EVENTS_REDIS_KEY", "load-topics-" + System.currentTimeMillis());
         List<Target> cluster = new ArrayList<>();
@@ -163,17 +176,17 @@ public final class TopicsScenario extends ScenarioCommand {
             for (Target instance : cluster) {
                 awaitHealthy(instance);
             }
-            return measure(report, name, cluster);
+            return measure(report, name, cluster, reading);
         } finally {
             cluster.forEach(Target::close);
         }
     }
 
-    private TopicsView.Phase measure(Report report, String name, List<Target> services) throws Exception {
+    private TopicsView.Phase measure(Report report, String name, List<Target> services, TopicsTraffic.Transport reading) throws Exception {
         List<URI> uris = services.stream().map(Target::applicationUri).toList();
         if (!warmup.isZero()) {
             TopicsTraffic.Result warm = new TopicsTraffic(new TopicsTraffic.Plan(uris, "warm-up-room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), warmup, pollTimeout)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), warmup, pollTimeout, reading)).run();
             report.note(name + ": warm-up on other rooms for " + warmup.toSeconds() + " s (not counted): " + warm.published()
                     + " published, " + warm.deliveries() + " of " + warm.expectedDeliveries() + " deliveries read, p50 "
                     + Report.ms(warm.deliveryMicros().getValueAtPercentile(50) / 1000.0) + " ms.");
@@ -191,7 +204,7 @@ public final class TopicsScenario extends ScenarioCommand {
             CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
             Instant from = Instant.now();
             TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), duration, pollTimeout)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), duration, pollTimeout, reading)).run();
             Instant to = Instant.now();
             double serverCpu = 0;
             for (CpuClock clock : serverClocks) {
@@ -229,6 +242,10 @@ public final class TopicsScenario extends ScenarioCommand {
         environment.put("EVENTS_MAX_TOPICS_PER_POLL", Integer.toString(Math.max(16, roomsPerClient)));
         // The warm-up's rooms, the measured rooms and the default topic: the warm-up's are not evicted in between.
         environment.put("EVENTS_MAX_TOPICS", Integer.toString(Math.max(10_000, 2 * rooms + 1)));
+        if (TopicsTraffic.Transport.named(transport) == TopicsTraffic.Transport.WS) {
+            // The warm-up's sockets and the measured run's, in case the first are not all closed on the server yet.
+            environment.put("EVENTS_WS_MAX_SOCKETS", Integer.toString(Math.max(10_000, 2 * clients + 16)));
+        }
         return environment;
     }
 

@@ -16,8 +16,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * The topics scenario's report: one row per phase with the delivery checks, the rates beside CometD's published ones,
- * the latency percentiles, CPU and GC; the percentile plot; one {@code delivery-<n>.hlog} per phase; results.json's
- * {@code topics}.
+ * the latency percentiles, CPU and GC, and over WebSockets what the sockets did; the percentile plot; one
+ * {@code delivery-<n>.hlog} per phase; results.json's {@code topics}. Every table names the members' transport.
  */
 final class TopicsView {
 
@@ -36,9 +36,12 @@ final class TopicsView {
     private TopicsView() {
     }
 
-    /** The tables, plot and data of the measured phases, named by {@code names} in the same order. */
-    static void present(Report report, List<String> names, List<Phase> phases) throws IOException {
+    /** The tables, plot and data of the measured phases, named by {@code names} in the same order, read over {@code transport}. */
+    static void present(Report report, List<String> names, List<Phase> phases, TopicsTraffic.Transport transport) throws IOException {
+        boolean sockets = transport == TopicsTraffic.Transport.WS;
+        String over = sockets ? "members on one WebSocket each (GET /events/ws)" : "members on long polls (GET /events)";
         List<List<String>> checks = new ArrayList<>();
+        List<List<String>> socketRows = new ArrayList<>();
         List<List<String>> rates = new ArrayList<>();
         List<List<String>> server = new ArrayList<>();
         Map<String, Histogram> histograms = new LinkedHashMap<>();
@@ -50,9 +53,16 @@ final class TopicsView {
             Histogram latency = t.deliveryMicros();
             histograms.put(name, latency);
             HistogramLogs.write(report.directory().resolve("delivery-" + (i + 1) + ".hlog"), "publish -> read latency, microseconds: " + name, latency);
-            checks.add(List.of(name, Long.toString(t.published()), t.publishFailures() + kinds(t.publishFailureKinds()), Long.toString(t.expectedDeliveries()),
-                    Long.toString(t.deliveries()), Long.toString(t.skipped()), Long.toString(t.unreadAtEnd()), Long.toString(t.duplicated()), Long.toString(t.outOfOrder()),
-                    Long.toString(t.missedAnswers()), Long.toString(t.polls()), Long.toString(t.timedOutPolls()), Long.toString(t.refusedPolls()), Long.toString(t.failedPolls())));
+            List<String> check = new ArrayList<>(List.of(name, t.transport().label(), Long.toString(t.published()), t.publishFailures() + kinds(t.publishFailureKinds()),
+                    Long.toString(t.expectedDeliveries()), Long.toString(t.deliveries()), Long.toString(t.skipped()), Long.toString(t.unreadAtEnd()),
+                    Long.toString(t.duplicated()), Long.toString(t.outOfOrder()), Long.toString(t.missedAnswers())));
+            if (!sockets) {
+                check.addAll(List.of(Long.toString(t.polls()), Long.toString(t.timedOutPolls()), Long.toString(t.refusedPolls()), Long.toString(t.failedPolls())));
+            }
+            checks.add(check);
+            TopicsTraffic.SocketCounts s = t.sockets();
+            socketRows.add(List.of(name, Long.toString(s.connects()), Long.toString(s.failedConnects()), Long.toString(s.ended()),
+                    s.ends().isEmpty() ? "none" : listed(s.ends()), Long.toString(s.otherMessages())));
             rates.add(List.of(name, Report.num(t.messagesPerSecond()), Report.num(t.deliveriesPerSecond()),
                     Report.num(100 * t.deliveriesPerSecond() / COMETD_DELIVERIES_PER_SECOND) + " %", ms(latency, 50), ms(latency, 99),
                     ms(latency, 99.9), Report.ms(latency.getMaxValue() / 1000.0), Report.num(phase.serverCpuPercent()),
@@ -62,6 +72,7 @@ final class TopicsView {
             server.add(List.of(name, ms(t.publishMicros(), 50), ms(t.publishMicros(), 99), Long.toString(batches.count()),
                     Report.ms(batches.meanMs()), Report.ms(batches.atMostMs(0.5)), Report.ms(batches.atMostMs(0.99)), ms(latency, 50), ms(latency, 99)));
             Map<String, Object> values = new LinkedHashMap<>();
+            values.put("transport", t.transport().label());
             values.put("instances", t.instances());
             values.put("published", t.published());
             values.put("publishFailures", t.publishFailures());
@@ -78,6 +89,12 @@ final class TopicsView {
             values.put("timedOutPolls", t.timedOutPolls());
             values.put("refusedPolls", t.refusedPolls());
             values.put("failedPolls", t.failedPolls());
+            if (sockets) {
+                values.put("socketConnects", s.connects());
+                values.put("socketFailedConnects", s.failedConnects());
+                values.put("socketEnds", s.ends());
+                values.put("socketOtherMessages", s.otherMessages());
+            }
             values.put("messagesPerSecond", t.messagesPerSecond());
             values.put("deliveriesPerSecond", t.deliveriesPerSecond());
             values.put("p50Ms", latency.getValueAtPercentile(50) / 1000.0);
@@ -110,11 +127,21 @@ final class TopicsView {
             }
         }
         report.data("topics", data);
-        report.table(new Table("Topics: delivery checks per client and room",
-                List.of("phase", "published", "publish failures", "expected deliveries", "deliveries", "skipped (cursor moved past, never received)",
-                        "not read by the end of the drain (still ahead of the cursor)", "duplicated",
-                        "out of order", "missed answers", "polls", "polls timed out (204)", "refused polls", "failed polls"), checks));
-        report.table(new Table("Topics: rates (over the publishing time) and publish → read latency; CometD published 78,211 deliveries/s at p99 150 ms",
+        List<String> checkColumns = new ArrayList<>(List.of("phase", "transport", "published", "publish failures", "expected deliveries", "deliveries",
+                "skipped (cursor moved past, never received)", "not read by the end of the drain (still ahead of the cursor)", "duplicated",
+                "out of order", sockets ? "missed messages" : "missed answers"));
+        if (!sockets) {
+            checkColumns.addAll(List.of("polls", "polls timed out (204)", "refused polls", "failed polls"));
+        }
+        report.table(new Table("Topics: delivery checks per client and room, " + over, checkColumns, checks));
+        if (sockets) {
+            report.table(new Table("Topics: the members' sockets (one per client, reopened from its last position when the server or the network "
+                    + "ends it: a final message's type, or the close code without one)",
+                    List.of("phase", "connects (first ones and reopened)", "failed connects", "sockets ended before the drain's end", "ends by kind",
+                            "other messages (errors, unreadable)"), socketRows));
+        }
+        report.table(new Table("Topics: rates (over the publishing time) and publish → read latency, " + over
+                + "; CometD published 78,211 deliveries/s at p99 150 ms (long-polling)",
                 List.of("phase", "messages in/s", "deliveries/s", "of CometD's", "p50 ms", "p99 ms", "p99.9 ms", "max ms",
                         "server CPU %", "tool CPU %", "publisher lag max ms", "server GC pauses: count / total ms / longest ms"), rates));
         report.table(new Table("Topics: where a delivery's time goes. A publish from its intended send time to its 200 (the event is "
@@ -131,12 +158,14 @@ final class TopicsView {
     }
 
     private static String kinds(Map<String, Long> kinds) {
-        if (kinds.isEmpty()) {
-            return "";
-        }
-        StringBuilder text = new StringBuilder(" (");
-        kinds.forEach((kind, count) -> text.append(text.length() > 2 ? ", " : "").append(count).append(" × ").append(kind));
-        return text.append(')').toString();
+        return kinds.isEmpty() ? "" : " (" + listed(kinds) + ")";
+    }
+
+    /** {@code 3 × reconnect, 1 × close 1008}; empty for none. */
+    private static String listed(Map<String, Long> kinds) {
+        StringBuilder text = new StringBuilder();
+        kinds.forEach((kind, count) -> text.append(text.length() > 0 ? ", " : "").append(count).append(" × ").append(kind));
+        return text.toString();
     }
 
     private static String ms(Histogram latency, double percentile) {

@@ -4,12 +4,14 @@ import static com.example.threading.load.scenario.ReportAssertions.assertReportF
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import com.example.threading.load.LoadTool;
 import com.example.threading.load.scenario.ReportAssertions;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,18 +81,33 @@ class TopicsScenarioTest {
         assertEveryMemberGotEveryMessageOnce(topics);
     }
 
+    @Test
+    void overWebSocketsEveryMemberGetsEveryMessageOnceInOrderAndTheReportNamesTheTransport(@TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "topics", "--transport", "ws", "--clients", "20", "--rooms", "5", "--rooms-per-client", "3",
+                "--rate", "50", "--duration", "3s", "--warmup", "1s", "--poll-timeout", "2", "--streams", "in-process", "--max-duration", "120s");
+        JsonNode results = assertReportFiles(folder);
+        assertThat(results.path("configuration").path("transport").asText()).isEqualTo("ws");
+        JsonNode phase = results.path("data").path("topics").path("in-process, 1 instance");
+        assertThat(phase.path("transport").asText()).isEqualTo("ws");
+        assertThat(phase.path("socketConnects").asLong()).as("one socket per client").isEqualTo(20);
+        assertThat(phase.path("socketEnds").size()).as("no socket ended before the drain").isZero();
+        assertThat(phase.path("polls").asLong()).isZero();
+        String markdown = Files.readString(folder.resolve("report.md"));
+        assertThat(markdown).contains("members on one WebSocket each (GET /events/ws)").contains("Topics: the members' sockets");
+        assertEveryMessageOnceInOrder("in-process, 1 instance (ws)", phase);
+    }
+
+    @Test
+    void aTransportOtherThanLongPollOrWsIsRefused(@TempDir Path out) {
+        assertThat(LoadTool.run("topics", "--transport", "sse", "--out", out.toString(), "--no-progress",
+                "--streams", "in-process")).isNotZero();
+    }
+
     private static void assertEveryMemberGotEveryMessageOnce(JsonNode topics) {
         topics.fields().forEachRemaining(phase -> {
             JsonNode p = phase.getValue();
             String name = phase.getKey();
-            assertThat(p.path("published").asLong()).as(name).isGreaterThan(100);
-            assertThat(p.path("publishFailures").asLong()).as(name).isZero();
-            // 20 clients x 3 rooms over 5 rooms: 12 members per room, so every message is 12 deliveries.
-            assertThat(p.path("expectedDeliveries").asLong()).as(name).isEqualTo(12 * p.path("published").asLong());
-            assertThat(p.path("deliveries").asLong()).as(name).isEqualTo(p.path("expectedDeliveries").asLong());
-            assertThat(p.path("lost").asLong()).as(name).isZero();
-            assertThat(p.path("duplicated").asLong()).as(name).isZero();
-            assertThat(p.path("outOfOrder").asLong()).as(name).isZero();
+            assertEveryMessageOnceInOrder(name, p);
             assertThat(p.path("refusedPolls").asLong()).as(name).isZero();
             assertThat(p.path("failedPolls").asLong()).as(name).isZero();
             // The server's own batches over the measured run, read off /prometheus: events that found parked polls.
@@ -98,6 +115,18 @@ class TopicsScenarioTest {
             assertThat(p.path("serverBatchLastWriteP99AtMostMs").asDouble()).as(name).isPositive();
             assertThat(p.path("publishP99Ms").asDouble()).as(name).isPositive();
         });
+    }
+
+    /** Published, none refused, and every member got every message of its rooms once and in order. */
+    private static void assertEveryMessageOnceInOrder(String name, JsonNode p) {
+        assertThat(p.path("published").asLong()).as(name).isGreaterThan(100);
+        assertThat(p.path("publishFailures").asLong()).as(name).isZero();
+        // 20 clients x 3 rooms over 5 rooms: 12 members per room, so every message is 12 deliveries.
+        assertThat(p.path("expectedDeliveries").asLong()).as(name).isEqualTo(12 * p.path("published").asLong());
+        assertThat(p.path("deliveries").asLong()).as(name).isEqualTo(p.path("expectedDeliveries").asLong());
+        assertThat(p.path("lost").asLong()).as(name).isZero();
+        assertThat(p.path("duplicated").asLong()).as(name).isZero();
+        assertThat(p.path("outOfOrder").asLong()).as(name).isZero();
     }
 
     /** redis-server 7 on the PATH (the cluster phase announces with SPUBLISH): CI fails without it, elsewhere the test is skipped. */
