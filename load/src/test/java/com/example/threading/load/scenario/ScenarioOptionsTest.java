@@ -36,7 +36,7 @@ class ScenarioOptionsTest {
             "topology", List.of("--baseline", "--compose", "--dockerfile", "--faults", "--followers", "--hold", "--instance", "--link-delay",
                     "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"),
             "topics", List.of("--batch-size", "--clients", "--duration", "--instances", "--masters", "--message-bytes", "--poll-timeout", "--publish", "--rate", "--redis-uri",
-                    "--rooms", "--rooms-per-client", "--streams", "--warmup"),
+                    "--rooms", "--rooms-per-client", "--streams", "--transport", "--warmup"),
             "cost", List.of("--connections", "--events-per-second", "--polls", "--seconds", "--warmup"),
             "sse", List.of("--ballast-bytes", "--ballast-rate", "--drain-timeout", "--duration", "--http1-streams", "--message-bytes", "--parts",
                     "--rate", "--readers-per-room", "--rooms", "--rooms-warmup", "--rounds", "--sockets", "--streams", "--warmup-rounds"));

@@ -83,7 +83,7 @@ class SseScenarioTest {
                 "--max-duration", "300s");
         JsonNode results = assertReportFiles(folder);
         assertThat(Files.readString(folder.resolve("report.md"))).contains("WebSocket beside SSE and the long-poll",
-                "Server heap per idle socket and stream");
+                "Server heap per idle socket, idle stream and parked long-poll");
         JsonNode websocket = results.path("data").path("sse").path("websocket");
         assertThat(websocket.path("clients").asInt()).isEqualTo(40);
         for (String figure : new String[] {"websocketServerRatio", "websocketClientRatio", "sseServerRatio", "sseClientRatio"}) {
@@ -97,9 +97,10 @@ class SseScenarioTest {
             }
         }
         JsonNode heap = websocket.path("heap");
-        assertThat(heap).hasSize(2);
+        assertThat(heap).hasSize(3);
         assertThat(heap.get(0).path("protocol").asText()).isEqualTo("WebSocket (HTTP/1.1)");
         assertThat(heap.get(1).path("protocol").asText()).isEqualTo("h2c");
+        assertThat(heap.get(2).path("protocol").asText()).isEqualTo("long-poll, parked (h2c)");
         for (JsonNode client : heap) {
             assertThat(client.path("streams").asInt()).isEqualTo(40);
             assertThat(client.path("heapOpenMb").asDouble()).isPositive();
