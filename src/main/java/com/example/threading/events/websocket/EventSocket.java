@@ -89,7 +89,7 @@ public final class EventSocket implements Session.Listener {
     /** Each topic's cursor and epoch, in the order subscribed. */
     @GuardedBy("lock")
     private final FollowedCursors cursors;
-    /** The poll out now; null between an answer and the next poll, and once the socket ends. */
+    /** The standing poll out now; null between an answer at once and the next poll, and once the socket ends. */
     @GuardedBy("lock")
     private Turn current;
     /** Set once, by {@link #onWebSocketOpen}, before the socket is registered for the sweep. */

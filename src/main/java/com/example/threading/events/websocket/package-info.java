@@ -3,13 +3,14 @@
  * {@code GET /events/ws?topic=T[:N[:E]]} upgrades to a socket (RFC 6455, Jetty's own WebSocket API) that receives each
  * event of its topics as one text message with the socket's position, and sends its own messages on the same
  * connection: {@code publish} (the bounds of {@code POST /events}), {@code subscribe} and {@code unsubscribe}. A
- * socket is a sequence of polls of the hub ({@code EventSocket}, each poll's {@code Delivery} a turn of it): news
- * becomes messages and the next poll, a deadline a ping; the stop, a refusal, the lifetime, an ended credential or a
- * slow reader end it with a last message and a close code.
+ * socket is one standing poll of the hub at a time ({@code EventSocket}, the poll's {@code Follower} a turn of it),
+ * subscribed across events and replaced by a subscription change: each event becomes a message, each heartbeat period
+ * a ping; the stop, a refusal, the lifetime, an ended credential or a slow reader end it with a last message and a
+ * close code.
  *
  * <p>Threads: a Jetty worker checks the request and upgrades it; Jetty's threads read each frame on demand (the next
- * only once the last is handled); an answer's messages are made and handed over on a container thread, never on the
- * hub's dispatcher; Jetty writes them ({@code sendText} with a callback, never a blocking send); the
+ * only once the last is handled); an event's messages are made and handed over on a container thread (through one
+ * sequential executor per socket, so they keep the events' order), never on the hub's dispatcher; Jetty writes them ({@code sendText} with a callback, never a blocking send); the
  * {@code events-deadlines} thread sweeps the sockets, dropping stalled readers and ending sockets past their lifetime
  * or credentials.
  */
