@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The JSON of each event of an answer, serialized once for all the clients that answer reaches: the polls of one batch
- * with the same cursors share one {@link com.example.threading.events.hub.Answer.News}
- * ({@link com.example.threading.events.hub.BatchAnswers}), so the streams or sockets of a topic send text made once
- * per event, not once per client. Keyed by the answer's identity; the last {@value #ANSWERS_KEPT} answers are kept
+ * The JSON of each event of an answer, serialized once for all the clients that answer reaches: the standing polls a
+ * delivery of events reaches share one news per topic, and the polls of one batch with the same cursors share one
+ * {@link com.example.threading.events.hub.Answer.News}, so the streams or sockets of a topic send text made once per
+ * event, not once per client. Keyed by the answer's identity; the last {@value #ANSWERS_KEPT} answers are kept
  * (the dispatcher answers one batch after another, so an answer's clients ask for it close together).
  *
  * <p>Thread-safety: any thread may call {@link #of}; the map is guarded by this object's monitor, and serializing an
@@ -40,7 +40,8 @@ public final class EventsJson<T> {
 
     /**
      * The JSON of each of {@code events}, the events of {@code answer} (an
-     * {@link com.example.threading.events.history.EventBatch} or {@link com.example.threading.events.history.TopicsBatch}).
+     * {@link com.example.threading.events.history.EventBatch}, a {@link com.example.threading.events.history.TopicsBatch}
+     * or the {@link com.example.threading.events.history.TopicNews} a standing poll is handed).
      */
     public List<T> of(Object answer, List<Event> events) {
         Identity key = new Identity(answer);
