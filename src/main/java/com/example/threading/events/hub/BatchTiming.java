@@ -6,11 +6,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
- * Watches the polls of one event's batch and records, once the last of them is complete, the time from the event's
- * arrival to that moment ({@code events.event-to-last-write}), if the batch answered any of them.
+ * Watches the polls of one event's batch and records, once the last of them is complete (or, for a standing poll, has
+ * handed its news to the connection), the time from the event's arrival to that moment
+ * ({@code events.event-to-last-write}), if the batch answered any of them.
  *
- * <p>Thread-safety: {@link #completed} is called once per poll of the batch, from the Jetty threads that complete them,
- * concurrently; the countdown is atomic and exactly one call sees it reach zero.
+ * <p>Thread-safety: {@link #completed} is called once per poll of the batch (and once per news handed to a standing
+ * poll), from the Jetty threads that complete them, concurrently; the countdown is atomic and exactly one call sees it
+ * reach zero.
  */
 final class BatchTiming implements ParkedPoll.Watcher {
 

@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       told about the completion exactly once, whichever comes first. The winning answerer is written (volatile)
  *       right after its claim, before it writes the answer, so {@code completed} sees it.</li>
  *   <li>{@code cursors} is written by {@link #markParked} under the hub's lock, before the poll enters any topic's
- *       parked polls, and read by the dispatcher after the batch was taken out under the same lock.</li>
+ *       parked polls, and read by the dispatcher after the batch was taken out under the same lock (and by a standing
+ *       poll's transport on the thread the dispatcher hands its news to).</li>
  * </ul>
  */
 public final class ParkedPoll {
