@@ -28,6 +28,8 @@ public final class FollowedCursors {
     /** Each topic's cursor (null: its next event), in the order asked. */
     private final Map<String, Long> cursors = new LinkedHashMap<>();
     private final Map<String, String> epochs = new HashMap<>();
+    /** The parked cursors last kept: a standing poll's stay the same map for its life, so they are read once. */
+    private Map<String, Long> keptParked;
 
     /** Following {@code asked}, in its order. */
     public FollowedCursors(List<TopicCursor> asked) {
@@ -63,12 +65,14 @@ public final class FollowedCursors {
 
     /**
      * A topic followed without a cursor reads after the id the hub gave it when a poll was parked ({@code parked}: the
-     * poll's cursors as parked), so nothing published between that poll and the next is skipped.
+     * poll's cursors as parked), so nothing published between that poll and the next is skipped. The same map again
+     * (a standing poll's, at each of its events) is not read again.
      */
     public void keepParked(Map<String, Long> parked) {
-        if (parked == null) {
+        if (parked == null || parked == keptParked) {
             return;
         }
+        keptParked = parked;
         parked.forEach((topic, cursor) -> {
             if (cursor != null && cursors.containsKey(topic) && cursors.get(topic) == null) {
                 cursors.put(topic, cursor);

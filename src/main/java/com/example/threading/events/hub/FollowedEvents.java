@@ -20,19 +20,25 @@ import java.util.Map;
  */
 final class FollowedEvents {
 
+    /** Standing polls an event reached first: they are handed the run's events from index {@code from} on. */
+    private record Reached(int from, Collection<ParkedPoll> polls) {
+    }
+
     /** One topic's events of this delivery and who is handed them. */
     private static final class Run {
         final String topic;
         final List<Event> events = new ArrayList<>();
         final List<ParkedPoll> followers;
-        final List<Integer> reachedFrom = new ArrayList<>();
-        final List<Collection<ParkedPoll>> reached = new ArrayList<>();
+        final List<Reached> reached = new ArrayList<>();
+        /** Standing polls handed this run's news: the followers and every reached group. */
+        int recipients;
         boolean missed;
         String epoch;
 
         Run(String topic, List<ParkedPoll> followers) {
             this.topic = topic;
             this.followers = followers;
+            this.recipients = followers.size();
         }
 
         TopicNews news(int from) {
@@ -41,7 +47,6 @@ final class FollowedEvents {
     }
 
     private final Map<String, Run> runs = new LinkedHashMap<>();
-    private int offers;
 
     /**
      * With the hub's lock held: {@code event} was appended to {@code topic} ({@code restarted}: it started the topic's
@@ -54,28 +59,29 @@ final class FollowedEvents {
             run = new Run(topic.name(), topic.parked().followers());
             run.events.addAll(topic.history().startedOver().events());
             run.missed = true;
-            Run replaced = runs.put(topic.name(), run);
-            offers += run.followers.size() - (replaced == null ? 0 : count(replaced));
+            runs.put(topic.name(), run); // replaces this delivery's earlier run: its events were of the old history
         } else {
             if (run == null) {
                 run = new Run(topic.name(), topic.parked().followers());
                 runs.put(topic.name(), run);
-                offers += run.followers.size();
             }
             run.events.add(event);
             Collection<ParkedPoll> reached = topic.parked().reachBefore(event.id());
             if (!reached.isEmpty()) {
-                run.reachedFrom.add(run.events.size() - 1);
-                run.reached.add(reached);
-                offers += reached.size();
+                run.reached.add(new Reached(run.events.size() - 1, reached));
+                run.recipients += reached.size();
             }
         }
         run.epoch = topic.history().epoch();
-        return count(run);
+        return run.recipients;
     }
 
     /** How many times {@link #offer} hands news to a poll (each poll once per topic with events). */
     int offers() {
+        int offers = 0;
+        for (Run run : runs.values()) {
+            offers += run.recipients;
+        }
         return offers;
     }
 
@@ -88,8 +94,8 @@ final class FollowedEvents {
             if (!run.followers.isEmpty()) {
                 offer(run.news(0), run.followers, timing, handed);
             }
-            for (int i = 0; i < run.reached.size(); i++) {
-                offer(run.news(run.reachedFrom.get(i)), run.reached.get(i), timing, handed);
+            for (Reached reached : run.reached) {
+                offer(run.news(reached.from()), reached.polls(), timing, handed);
             }
         }
     }
@@ -102,13 +108,5 @@ final class FollowedEvents {
                 timing.completed(false); // withdrawn, failed or stopped since it was taken
             }
         }
-    }
-
-    private static int count(Run run) {
-        int count = run.followers.size();
-        for (Collection<ParkedPoll> reached : run.reached) {
-            count += reached.size();
-        }
-        return count;
     }
 }

@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * One poll held until its answer, with the topics it asked for and, once parked, the cursor it reads after on each of
  * them; its answer goes out through its transport's {@link Delivery}. A standing poll ({@link #standing}, a
- * {@link Follower}'s) stays parked across events until it is claimed: the hub hands it each event instead. It knows the hub only as its {@link ParkingLot}:
- * the place to report that the transport ended its wait (failure, or a transport timeout where one is set) or
- * completed it.
+ * {@link Follower}'s) stays parked across events until it is claimed: the hub hands it each event instead. It knows
+ * the hub only as its {@link ParkingLot}: the place to report that the transport ended its wait (failure, or a
+ * transport timeout where one is set) or completed it.
  *
  * <p>Thread-safety, per role:
  * <ul>
@@ -68,7 +68,7 @@ public final class ParkedPoll {
     }
 
     private final Delivery delivery;
-    private final Follower follower;
+    private final boolean standing;
     private final long heartbeatMs;
     private final ParkingLot lot;
     private final List<TopicCursor> asked;
@@ -87,17 +87,17 @@ public final class ParkedPoll {
 
     /** A poll of {@code asked}: one topic, or several (then answered with every topic's cursor). */
     ParkedPoll(Delivery delivery, ParkingLot lot, List<TopicCursor> asked) {
-        this(delivery, null, 0, lot, asked);
+        this(delivery, false, 0, lot, asked);
     }
 
     /** A standing poll of {@code asked}, told every {@code heartbeatMs} that it still stands ({@link Delivery#expire}). */
     ParkedPoll(Follower follower, long heartbeatMs, ParkingLot lot, List<TopicCursor> asked) {
-        this(follower, follower, heartbeatMs, lot, asked);
+        this(follower, true, heartbeatMs, lot, asked);
     }
 
-    private ParkedPoll(Delivery delivery, Follower follower, long heartbeatMs, ParkingLot lot, List<TopicCursor> asked) {
+    private ParkedPoll(Delivery delivery, boolean standing, long heartbeatMs, ParkingLot lot, List<TopicCursor> asked) {
         this.delivery = delivery;
-        this.follower = follower;
+        this.standing = standing;
         this.heartbeatMs = heartbeatMs;
         this.lot = lot;
         this.asked = List.copyOf(asked);
@@ -111,12 +111,12 @@ public final class ParkedPoll {
 
     /** Whether it stays parked across events (a {@link Follower}'s), until it is claimed. */
     boolean standing() {
-        return follower != null;
+        return standing;
     }
 
-    /** The standing poll's transport, handed each event of its topics; null for a one-shot poll. */
+    /** A standing poll's transport, handed each event of its topics (only a standing poll has one). */
     Follower follower() {
-        return follower;
+        return (Follower) delivery;
     }
 
     /** A standing poll's heartbeat period. */
