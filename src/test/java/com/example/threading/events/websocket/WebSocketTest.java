@@ -77,6 +77,7 @@ class WebSocketTest {
         assertThat(resumed.next(BOUND).path("event").path("id").asLong()).isEqualTo(3);
         assertThat(meter("events.websocket.opened")).isEqualTo(2);
         // One standing poll for the first socket across its events; the second's was answered at once, then stood.
+        Await.until(() -> gauge("events.parked") == 2, BOUND, "both sockets' standing polls parked");
         assertThat(meter("events.follows")).isEqualTo(3);
     }
 
