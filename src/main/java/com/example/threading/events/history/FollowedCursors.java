@@ -2,7 +2,6 @@ package com.example.threading.events.history;
 
 import com.example.threading.events.stream.Event;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,9 +24,26 @@ public final class FollowedCursors {
     public record Read(String missedAt, List<Event> events, List<String> positions) {
     }
 
-    /** Each topic's cursor (null: its next event), in the order asked. */
-    private final Map<String, Long> cursors = new LinkedHashMap<>();
-    private final Map<String, String> epochs = new HashMap<>();
+    /** One followed topic: its cursor (null: its next event), its epoch (null: unknown), and its part of the position. */
+    private static final class Followed {
+        private Long cursor;
+        private String epoch;
+        /** {@code topic[:cursor[:epoch]]}, made when the position is asked for; null after a change. */
+        private String part;
+
+        void cursor(Long value) {
+            cursor = value;
+            part = null;
+        }
+
+        void epoch(String value) {
+            epoch = value;
+            part = null;
+        }
+    }
+
+    /** Each topic followed, in the order asked. */
+    private final Map<String, Followed> followed = new LinkedHashMap<>();
     /** The parked cursors last kept: a standing poll's stay the same map for its life, so they are read once. */
     private Map<String, Long> keptParked;
 
@@ -38,28 +54,25 @@ public final class FollowedCursors {
 
     /** Follows {@code topic} from its cursor and epoch on; a topic followed already restarts from them. */
     public void follow(TopicCursor topic) {
-        cursors.put(topic.topic(), topic.after());
-        epochs.remove(topic.topic());
-        if (topic.epoch() != null) {
-            epochs.put(topic.topic(), topic.epoch());
-        }
+        Followed one = at(topic.topic());
+        one.cursor(topic.after());
+        one.epoch(topic.epoch());
     }
 
     /** Stops following {@code topic}. */
     public void drop(String topic) {
-        cursors.remove(topic);
-        epochs.remove(topic);
+        followed.remove(topic);
     }
 
     /** The topics followed, in order. */
     public List<String> topics() {
-        return List.copyOf(cursors.keySet());
+        return List.copyOf(followed.keySet());
     }
 
     /** The next poll: every topic with its cursor and epoch. */
     public List<TopicCursor> asked() {
-        List<TopicCursor> asked = new ArrayList<>(cursors.size());
-        cursors.forEach((topic, cursor) -> asked.add(new TopicCursor(topic, cursor, epochs.get(topic))));
+        List<TopicCursor> asked = new ArrayList<>(followed.size());
+        followed.forEach((topic, one) -> asked.add(new TopicCursor(topic, one.cursor, one.epoch)));
         return asked;
     }
 
@@ -74,8 +87,9 @@ public final class FollowedCursors {
         }
         keptParked = parked;
         parked.forEach((topic, cursor) -> {
-            if (cursor != null && cursors.containsKey(topic) && cursors.get(topic) == null) {
-                cursors.put(topic, cursor);
+            Followed one = followed.get(topic);
+            if (cursor != null && one != null && one.cursor == null) {
+                one.cursor(cursor);
             }
         });
     }
@@ -87,63 +101,86 @@ public final class FollowedCursors {
     public Read read(Object answer) {
         List<Event> events;
         boolean missed;
-        Map<String, Long> next = new LinkedHashMap<>();
+        Map<String, Long> next;
+        Map<String, String> epochs;
         if (answer instanceof TopicNews news) {
             events = news.events();
             missed = news.missed();
-            if (!events.isEmpty()) {
-                next.put(news.topic(), events.get(events.size() - 1).id());
-            }
-            if (news.epoch() != null) {
-                epochs.put(news.topic(), news.epoch());
-            }
+            next = events.isEmpty() ? Map.of() : Map.of(news.topic(), events.get(events.size() - 1).id());
+            epochs = news.epoch() == null ? Map.of() : Map.of(news.topic(), news.epoch());
         } else if (answer instanceof EventBatch batch) {
-            String topic = cursors.keySet().iterator().next();
+            String topic = followed.keySet().iterator().next();
             events = batch.events();
             missed = batch.missed();
-            next.put(topic, batch.lastId());
-            if (batch.epoch() != null) {
-                epochs.put(topic, batch.epoch());
-            }
+            next = Map.of(topic, batch.lastId());
+            epochs = batch.epoch() == null ? Map.of() : Map.of(topic, batch.epoch());
         } else {
             TopicsBatch batch = (TopicsBatch) answer;
             events = batch.events();
             missed = batch.missed();
-            next.putAll(batch.cursors());
-            epochs.putAll(batch.epochs());
+            next = batch.cursors();
+            epochs = batch.epochs();
         }
         // The position before the first event: a topic without events here is at its new cursor already (a topic asked
         // without one now has one); a topic with events just before its first (after a loss: not the old cursor).
-        cursors.putAll(next);
+        advance(next);
+        epochs.forEach((topic, epoch) -> {
+            Followed one = followed.get(topic);
+            if (one != null) {
+                one.epoch(epoch);
+            }
+        });
         for (Event event : events) {
-            cursors.merge(event.topic(), event.id() - 1, Math::min);
+            Followed one = at(event.topic());
+            if (one.cursor == null || one.cursor > event.id() - 1) {
+                one.cursor(event.id() - 1);
+            }
         }
         String missedAt = missed ? position() : null;
         List<String> positions = new ArrayList<>(events.size());
         for (Event event : events) {
-            cursors.put(event.topic(), event.id());
+            at(event.topic()).cursor(event.id());
             positions.add(position());
         }
-        cursors.putAll(next);
+        advance(next);
         return new Read(missedAt, events, positions);
     }
 
-    /** The position now: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in the order asked. */
+    /**
+     * The position now: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in the order asked. Each topic's part
+     * is made once per change, so a client that follows many topics pays for one topic's part per event.
+     */
     public String position() {
-        StringBuilder position = new StringBuilder();
-        cursors.forEach((topic, cursor) -> {
+        int length = -1;
+        for (Map.Entry<String, Followed> entry : followed.entrySet()) {
+            Followed one = entry.getValue();
+            if (one.part == null) {
+                one.part = part(entry.getKey(), one);
+            }
+            length += one.part.length() + 1;
+        }
+        StringBuilder position = new StringBuilder(Math.max(length, 0));
+        for (Followed one : followed.values()) {
             if (!position.isEmpty()) {
                 position.append(',');
             }
-            position.append(topic);
-            if (cursor != null) {
-                position.append(':').append(cursor);
-                String epoch = epochs.get(topic);
-                if (epoch != null) {
-                    position.append(':').append(epoch);
-                }
-            }
-        });
+            position.append(one.part);
+        }
         return position.toString();
+    }
+
+    private static String part(String topic, Followed one) {
+        if (one.cursor == null) {
+            return topic;
+        }
+        return one.epoch == null ? topic + ':' + one.cursor : topic + ':' + one.cursor + ':' + one.epoch;
+    }
+
+    private Followed at(String topic) {
+        return followed.computeIfAbsent(topic, t -> new Followed());
+    }
+
+    private void advance(Map<String, Long> cursors) {
+        cursors.forEach((topic, cursor) -> at(topic).cursor(cursor));
     }
 }

@@ -1,77 +1,61 @@
 package com.example.threading.events.http;
 
 import com.example.threading.events.stream.Event;
-import com.google.errorprone.annotations.concurrent.GuardedBy;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The JSON of each event of an answer, serialized once for all the clients that answer reaches: the standing polls a
- * delivery of events reaches share one news per topic, and the polls of one batch with the same cursors share one
- * {@link com.example.threading.events.hub.Answer.News}, so the streams or sockets of a topic send text made once per
- * event, not once per client. Keyed by the answer's identity; the last {@value #ANSWERS_KEPT} answers are kept
- * (the dispatcher answers one batch after another, so an answer's clients ask for it close together).
+ * The JSON of each event, serialized once for all the clients it reaches: the standing polls of a topic share each
+ * event, and so do the polls of a batch, so the streams or sockets of a topic send text made once per event, not once
+ * per client. Kept by the event's identity (the hub hands every client the same {@link Event}), at most
+ * {@value #EVENTS_KEPT} events, dropped sooner once no answer holds the event any more. The bound is in events, not
+ * answers: under load a client's turn comes tens or hundreds of milliseconds after its event's, hundreds of events later,
+ * and a cache that forgot the event by then would serialize it again for each client, more work just when there is
+ * least time for it.
  *
- * <p>Thread-safety: any thread may call {@link #of}; the map is guarded by this object's monitor, and serializing an
- * answer's events happens outside it (two threads may both serialize one answer; either result is the same).
+ * <p>Thread-safety: any thread may call {@link #of}. The cache is Caffeine's, its upkeep done on the calling thread
+ * (never the common pool); two threads may both serialize one event, and either result is the same.
  *
  * @param <T> one event's JSON as a transport sends it (bytes for a stream, text for a socket)
  */
 public final class EventsJson<T> {
 
-    private static final int ANSWERS_KEPT = 64;
+    private static final int EVENTS_KEPT = 4096;
 
     private final Function<Event, T> serialize;
-    @GuardedBy("this")
-    private final Map<Object, List<T>> recent = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Object, List<T>> eldest) {
-            return size() > ANSWERS_KEPT;
-        }
-    };
+    private final Cache<Event, T> recent = Caffeine.newBuilder()
+            .weakKeys() // by identity: equality would compare every field of two events, and the hub shares one
+            .maximumSize(EVENTS_KEPT)
+            .executor(Runnable::run)
+            .build();
 
     /** Each event's JSON made by {@code serialize}. */
     public EventsJson(Function<Event, T> serialize) {
         this.serialize = serialize;
     }
 
-    /**
-     * The JSON of each of {@code events}, the events of {@code answer} (an
-     * {@link com.example.threading.events.history.EventBatch}, a {@link com.example.threading.events.history.TopicsBatch}
-     * or the {@link com.example.threading.events.history.TopicNews} a standing poll is handed).
-     */
-    public List<T> of(Object answer, List<Event> events) {
-        Identity key = new Identity(answer);
-        synchronized (this) {
-            List<T> known = recent.get(key);
-            if (known != null) {
-                return known;
-            }
+    /** The JSON of each of {@code events}, in their order. */
+    public List<T> of(List<Event> events) {
+        if (events.size() == 1) {
+            return List.of(of(events.get(0)));
         }
-        List<T> made = new ArrayList<>(events.size());
+        List<T> json = new ArrayList<>(events.size());
         for (Event event : events) {
-            made.add(serialize.apply(event));
+            json.add(of(event));
         }
-        List<T> kept = List.copyOf(made);
-        synchronized (this) {
-            recent.put(key, kept);
-        }
-        return kept;
+        return json;
     }
 
-    /** An answer by identity: two answers with equal contents are two entries (equality would compare every event). */
-    private record Identity(Object answer) {
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Identity that && that.answer == answer;
+    private T of(Event event) {
+        T known = recent.getIfPresent(event);
+        if (known != null) {
+            return known;
         }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(answer);
-        }
+        T made = serialize.apply(event);
+        recent.put(event, made);
+        return made;
     }
 }

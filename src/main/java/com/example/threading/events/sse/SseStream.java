@@ -289,7 +289,7 @@ final class SseStream implements Follower, AsyncListener {
         if (read.missedAt() != null) {
             frames.add(new SseOutput.Frame(SseFrames.event(read.missedAt(), "missed", MISSED_DATA), 0));
         }
-        List<byte[]> data = with.eventJson().of(answer, read.events());
+        List<byte[]> data = with.eventJson().of(read.events());
         for (int i = 0; i < data.size(); i++) {
             frames.add(new SseOutput.Frame(SseFrames.event(read.positions().get(i), null, data.get(i)), 1));
         }

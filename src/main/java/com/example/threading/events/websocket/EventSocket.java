@@ -448,7 +448,7 @@ public final class EventSocket implements Session.Listener {
         if (read.missedAt() != null) {
             messages.add(with.json().missed(read.missedAt()));
         }
-        List<String> json = with.eventJson().of(answer, read.events());
+        List<String> json = with.eventJson().of(read.events());
         for (int i = 0; i < json.size(); i++) {
             messages.add(SocketJson.event(json.get(i), read.positions().get(i)));
         }

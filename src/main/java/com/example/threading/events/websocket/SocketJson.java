@@ -32,7 +32,7 @@ final class SocketJson {
         this.mapper = mapper;
     }
 
-    /** One event's JSON, as the long-poll lists it: made once per answer for every socket it reaches ({@code EventsJson}). */
+    /** One event's JSON, as the long-poll lists it: made once for every socket it reaches ({@code EventsJson}). */
     String event(Event event) {
         return text(event);
     }

@@ -51,6 +51,25 @@ class FollowedCursorsTest {
         assertThat(cursors.position()).isEqualTo("b:11,c:1:E3");
     }
 
+    @Test
+    void eachTopicsPartFollowsItsOwnChangesAcrossNewsFromAStandingSubscription() {
+        FollowedCursors cursors = new FollowedCursors(List.of(new TopicCursor("a", 1L, "E1"), new TopicCursor("b", 2L, "E2")));
+        assertThat(cursors.position()).isEqualTo("a:1:E1,b:2:E2");
+
+        assertThat(cursors.read(new TopicNews("b", List.of(event(3, "b"), event(4, "b")), false, "E2")).positions())
+                .containsExactly("a:1:E1,b:3:E2", "a:1:E1,b:4:E2");
+        FollowedCursors.Read startedOver = cursors.read(new TopicNews("a", List.of(event(1, "a")), true, "F1"));
+        assertThat(startedOver.missedAt()).as("a new history: its epoch, before its first event").isEqualTo("a:0:F1,b:4:E2");
+        assertThat(startedOver.positions()).containsExactly("a:1:F1,b:4:E2");
+
+        cursors.follow(new TopicCursor("b", 9L)); // asked again without an epoch: the old one is not kept
+        cursors.keepParked(Map.of("a", 7L, "b", 8L)); // both have cursors of their own
+        assertThat(cursors.position()).isEqualTo("a:1:F1,b:9");
+        assertThat(cursors.asked()).containsExactly(new TopicCursor("a", 1L, "F1"), new TopicCursor("b", 9L));
+        assertThat(cursors.read(new TopicNews("b", List.of(), false, null)).positions()).isEmpty();
+        assertThat(cursors.position()).as("news without events moves nothing").isEqualTo("a:1:F1,b:9");
+    }
+
     private static Event event(long id, String topic) {
         return new Event(id, topic, Instant.EPOCH, JsonNodeFactory.instance.objectNode());
     }
