@@ -30,6 +30,9 @@ import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServerContainer;
  */
 final class WebSocketServlet extends HttpServlet {
 
+    /** Container tasks that run the sockets' work at once: two per core, so a drainer preempted leaves the cores busy. */
+    private static final int DRAINERS = 2 * Runtime.getRuntime().availableProcessors();
+
     private final transient Function<Executor, EventSocket.Shared> shared;
     private final transient JsonResponses json;
     private final transient long retryAfterSeconds;
@@ -50,7 +53,7 @@ final class WebSocketServlet extends HttpServlet {
         if (container == null) {
             throw new ServletException("no WebSocket container on this context: WebSocketTransport.register configures it");
         }
-        with = shared.apply(container.getExecutor());
+        with = shared.apply(new DrainingExecutor(container.getExecutor(), DRAINERS));
     }
 
     @Override
