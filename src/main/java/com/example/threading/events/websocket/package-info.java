@@ -9,9 +9,10 @@
  * close code.
  *
  * <p>Threads: a Jetty worker checks the request and upgrades it; Jetty's threads read each frame on demand (the next
- * only once the last is handled); an event's messages are made and handed over on a container thread (through one
- * sequential executor per socket, so they keep the events' order), never on the hub's dispatcher; Jetty writes them ({@code sendText} with a callback, never a blocking send); the
- * {@code events-deadlines} thread sweeps the sockets, dropping stalled readers and ending sockets past their lifetime
- * or credentials.
+ * only once the last is handled); an event's messages are made and handed over on a container thread, never on the
+ * hub's dispatcher, through one sequential executor per socket (so they keep the events' order) over one queue that
+ * at most two container tasks per core drain ({@code DrainingExecutor}: no pool thread woken per socket per event);
+ * Jetty writes them ({@code sendText} with a callback, never a blocking send); the {@code events-deadlines} thread
+ * sweeps the sockets, dropping stalled readers and ending sockets past their lifetime or credentials.
  */
 package com.example.threading.events.websocket;
