@@ -39,7 +39,10 @@ final class DrainingExecutor implements Executor {
         this.maxDrainers = maxDrainers;
     }
 
-    /** Queues {@code task}; a drainer runs it, on the calling thread when the container takes no more (it stops). */
+    /**
+     * Queues {@code task}; a drainer runs it, on the calling thread when the container takes no more tasks and no
+     * other drainer runs.
+     */
     @Override
     public void execute(Runnable task) {
         tasks.add(task);
@@ -56,8 +59,13 @@ final class DrainingExecutor implements Executor {
         } while (!drainers.compareAndSet(running, running + 1));
         try {
             threads.execute(this::drain);
-        } catch (RejectedExecutionException stopping) {
-            drain();
+        } catch (RejectedExecutionException full) {
+            // The container takes no more tasks (it stops, or its queue is full): a drainer still running takes the
+            // task; with none, the caller drains. Callers never drain two at a time, so two of them that hold their
+            // sockets' locks never wait for each other's.
+            if (drainers.decrementAndGet() == 0 && drainers.compareAndSet(0, 1)) {
+                drain();
+            }
         }
     }
 

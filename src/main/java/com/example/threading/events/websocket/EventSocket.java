@@ -26,7 +26,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -110,7 +109,7 @@ public final class EventSocket implements Session.Listener {
         this.requestContext = requestContext;
         this.rate = new MessageRate(with.maxMessagesPerSecond(), with.nanoClock());
         this.cursors = new FollowedCursors(asked);
-        this.inOrder = MoreExecutors.newSequentialExecutor(this::onContainerThread);
+        this.inOrder = MoreExecutors.newSequentialExecutor(with.executor());
     }
 
     @Override
@@ -453,15 +452,6 @@ public final class EventSocket implements Session.Listener {
             messages.add(SocketJson.event(json.get(i), read.positions().get(i)));
         }
         return messages;
-    }
-
-    /** Runs {@code work} on a container thread; here, when the pool no longer takes tasks (it stops). */
-    private void onContainerThread(Runnable work) {
-        try {
-            with.executor().execute(work);
-        } catch (RejectedExecutionException stopping) {
-            work.run();
-        }
     }
 
     /** Queues {@code work}, in the socket's context, behind what the hub told the socket before. */

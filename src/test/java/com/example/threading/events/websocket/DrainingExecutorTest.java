@@ -65,6 +65,27 @@ class DrainingExecutorTest {
     }
 
     @Test
+    void whenTheContainerIsFullARunningDrainerTakesTheTaskNotTheCaller() {
+        Queue<Runnable> accepted = new ArrayDeque<>();
+        boolean[] full = {false};
+        DrainingExecutor executor = new DrainingExecutor(task -> {
+            if (full[0]) {
+                throw new RejectedExecutionException("queue full");
+            }
+            accepted.add(task);
+        }, 2);
+        List<String> ran = new ArrayList<>();
+        executor.execute(() -> ran.add("first"));
+        full[0] = true;
+        executor.execute(() -> ran.add("second"));
+        assertThat(ran).as("a drainer is on its way: the caller runs nothing").isEmpty();
+        accepted.poll().run();
+        assertThat(ran).containsExactly("first", "second");
+        executor.execute(() -> ran.add("third"));
+        assertThat(ran).as("no drainer left: the caller drains").containsExactly("first", "second", "third");
+    }
+
+    @Test
     void underConcurrencyEveryTaskRunsOnceAndNoMoreDrainersRunThanAllowed() throws InterruptedException {
         ExecutorService container = Executors.newFixedThreadPool(8);
         ExecutorService producers = Executors.newFixedThreadPool(4);
