@@ -48,13 +48,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: the subscription (each topic's cursor and epoch) and the poll out now are guarded by {@link #lock}.
  * Two kinds of thread take it: the container threads that run, one at a time and in the order the hub told them, the
- * tasks of {@code inOrder} (the news, an answer, a heartbeat: never on the hub's dispatcher), and the reading thread
- * changing the subscription; each finishes its work, the next poll included, before it lets go. News is for the
- * {@link Turn} that was current when it was placed: a subscription change places a new turn, and what the old one was
- * handed, if it was already on its way, is dropped under the lock, its events read again by the new poll from the same
- * cursors. Locks are taken in one order, this socket's then
- * the hub's (placing and withdrawing polls); the hub never calls into a socket under its own lock but to attach a
- * poll, which takes no lock. Sends go through {@link SocketOutput} from any of these threads and from the stream's
+ * tasks of {@code inOrder} (the news, an answer, a heartbeat: on the shared {@link DrainingExecutor}'s drainers, not
+ * on the hub's dispatcher but when the container refuses tasks as it stops), and the reading thread changing the
+ * subscription; each finishes its work, the next poll included, before it lets go. News is for the {@link Turn} that
+ * was current when it was placed: a subscription change places a new turn, and what the old one was handed, if it was
+ * already on its way, is dropped under the lock, its events read again by the new poll from the same cursors. Locks
+ * are taken in one order, this socket's then the hub's (placing and withdrawing polls); the hub never calls into a
+ * socket under its own lock but to attach a poll, which takes no lock. Sends go through {@link SocketOutput} from any of these threads and from the stream's
  * completion (a publish's answer). The ending flag is atomic and read before every poll is placed.
  *
  * <p>Public only because Jetty binds a listener's methods through a public lookup: a package-private listener class
@@ -83,7 +83,7 @@ public final class EventSocket implements Session.Listener {
     private final AtomicBoolean shed = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
     private final Object lock = new Object();
-    /** Runs what the hub tells the socket one task at a time, in order, on the container's threads. */
+    /** Runs what the hub tells the socket one task at a time, in order, on the drainers of the container's threads. */
     private final Executor inOrder;
     /** Each topic's cursor and epoch, in the order subscribed. */
     @GuardedBy("lock")
