@@ -54,8 +54,9 @@ import org.slf4j.LoggerFactory;
  * was current when it was placed: a subscription change places a new turn, and what the old one was handed, if it was
  * already on its way, is dropped under the lock, its events read again by the new poll from the same cursors. Locks
  * are taken in one order, this socket's then the hub's (placing and withdrawing polls); the hub never calls into a
- * socket under its own lock but to attach a poll, which takes no lock. Sends go through {@link SocketOutput} from any of these threads and from the stream's
- * completion (a publish's answer). The ending flag is atomic and read before every poll is placed.
+ * socket under its own lock but to attach a poll, which takes no lock. Sends go through {@link SocketOutput} from any
+ * of these threads and from the stream's completion (a publish's answer). The ending flag is atomic and read before
+ * every poll is placed.
  *
  * <p>Public only because Jetty binds a listener's methods through a public lookup: a package-private listener class
  * fails every upgrade ({@code IllegalAccessException: class is not public}). Nothing outside the package can make one.
