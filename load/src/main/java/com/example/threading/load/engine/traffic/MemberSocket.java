@@ -1,5 +1,6 @@
 package com.example.threading.load.engine.traffic;
 
+import java.io.IOException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
@@ -67,6 +68,16 @@ public final class MemberSocket implements Session.Listener.AutoDemanding {
     /** Whether the upgrade succeeded (a socket that never opened ends as a failed connect). */
     boolean wasOpened() {
         return session != null;
+    }
+
+    /** Sends {@code text}, or fails {@code callback} when the socket is not open (yet, or any more). */
+    void send(String text, Callback callback) {
+        Session open = session;
+        if (open == null || !open.isOpen()) {
+            callback.fail(new IOException("no open socket"));
+            return;
+        }
+        open.sendText(text, callback);
     }
 
     /** Closes the socket normally (the drain is over); its end follows on Jetty's thread. */

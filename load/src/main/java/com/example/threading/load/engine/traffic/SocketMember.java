@@ -6,13 +6,18 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 
 /**
@@ -23,10 +28,16 @@ import org.eclipse.jetty.websocket.api.Session;
  * and followed by the next, at once after a {@code reconnect}, after the {@code retryAfterSeconds} of a {@code closing},
  * else after a short pause; after {@link #stop} the client ends instead.
  *
+ * <p>With {@link TopicsTraffic.Publishing#SOCKET} the member also publishes ({@link #publish}): a {@code publish}
+ * message with a {@code ref} of its own on its current socket, answered by the server's {@code ack} (the event's id)
+ * or {@code error} with the same {@code ref}.
+ *
  * <p>Thread-safety: see {@link SocketMembers}. One socket is open at a time: the next is opened only from the last one's
  * end (on Jetty's or the timer's thread), so the ledgers are written by one thread at a time, in order. The cursors are
  * atomic (the drain reads them on the scenario's thread); the position and the current socket are volatile; the client
- * ends once (an atomic flag) and then counts down the members' latch, after its last socket's last callback.
+ * ends once (an atomic flag) and then counts down the members' latch, after its last socket's last callback. Publishes
+ * are sent from the publisher's thread; their answers, kept in a concurrent map by {@code ref}, are completed on
+ * Jetty's threads (or by their timeout).
  */
 final class SocketMember implements TopicsTraffic.RoomMember {
 
@@ -47,6 +58,9 @@ final class SocketMember implements TopicsTraffic.RoomMember {
     private volatile MemberSocket current;
     private volatile boolean opened;
     private volatile boolean stopping;
+    /** Publishes waiting for their answer, by their {@code ref}. */
+    private final Map<Long, CompletableFuture<Long>> publishes = new ConcurrentHashMap<>();
+    private final AtomicLong refs = new AtomicLong();
 
     /** Client {@code index}, a member of {@code rooms}; its first socket reads them from their start (cursor 0). */
     SocketMember(int index, int[] rooms, SocketMembers.Shared shared) {
@@ -99,6 +113,31 @@ final class SocketMember implements TopicsTraffic.RoomMember {
                 socket.failedToConnect();
             }
         });
+    }
+
+    /**
+     * Publishes {@code dataJson} on {@code topic} from this member's socket; completes with the event's id from the
+     * server's {@code ack}, or fails: with the {@code error}'s code, without an open socket, or after {@code timeout}.
+     */
+    CompletableFuture<Long> publish(String topic, String dataJson, Duration timeout) {
+        long ref = refs.incrementAndGet();
+        CompletableFuture<Long> answer = new CompletableFuture<>();
+        publishes.put(ref, answer);
+        MemberSocket socket = current;
+        String text = "{\"publish\":{\"topic\":\"" + topic + "\",\"data\":" + dataJson + "},\"ref\":" + ref + "}";
+        Callback sent = Callback.from(() -> { }, answer::completeExceptionally);
+        if (socket == null) {
+            sent.fail(new IOException("no open socket"));
+        } else {
+            socket.send(text, sent);
+        }
+        return answer.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((id, failure) -> publishes.remove(ref));
+    }
+
+    /** How a publish that gave no id went wrong: the server's {@code error} code, else the failure's kind. */
+    static String kindOf(Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return cause instanceof PublishRefused refused ? refused.getMessage() : cause.getClass().getSimpleName();
     }
 
     /** Whether a socket of this client has opened at least once. */
@@ -160,9 +199,23 @@ final class SocketMember implements TopicsTraffic.RoomMember {
                 position = message.path("position").asText(position);
                 followPosition(position);
             }
+            case "ack" -> answered(message, message.path("event").path("id").asLong(-1), null);
+            case "error" -> answered(message, -1, "error " + message.path("code").asText("?"));
             case "reconnect", "closing", "refused", "expired" -> socket.lastWord(message.path("type").asText(),
                     TimeUnit.SECONDS.toMillis(message.path("retryAfterSeconds").asLong(0)));
             default -> shared.counts().otherMessages.incrementAndGet();
+        }
+    }
+
+    /** The answer to one of this member's publishes, by its {@code ref}; anything else with that type is another message. */
+    private void answered(JsonNode message, long id, String refusal) {
+        CompletableFuture<Long> answer = message.has("ref") ? publishes.remove(message.path("ref").asLong()) : null;
+        if (answer == null) {
+            shared.counts().otherMessages.incrementAndGet();
+        } else if (refusal == null && id > 0) {
+            answer.complete(id);
+        } else {
+            answer.completeExceptionally(new PublishRefused(refusal == null ? "ack without an id" : refusal));
         }
     }
 
@@ -216,6 +269,15 @@ final class SocketMember implements TopicsTraffic.RoomMember {
                     shared.counts().otherMessages.incrementAndGet();
                 }
             }
+        }
+    }
+
+    /** The server answered a publish with an {@code error} (its code in the message). */
+    private static final class PublishRefused extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PublishRefused(String kind) {
+            super(kind, null, false, false);
         }
     }
 

@@ -40,7 +40,9 @@ import org.HdrHistogram.Recorder;
  * with {@link Transport#WS}, one WebSocket of all its rooms ({@code GET /events/ws?topic=...}, {@link SocketMembers});
  * messages of {@code messageBytes} are published at a fixed rate in batches of {@code batchSize} sent at the same
  * instant (CometD's benchmark sends 10 per batch), round-robin over the instances: a batch in one
- * {@code POST /events/batch} (as CometD sends a batch in one request), or each message in its own {@code POST /events}. Each
+ * {@code POST /events/batch} (as CometD sends a batch in one request), or each message in its own {@code POST /events},
+ * or, with {@link Transport#WS}, each message as a {@code publish} on a member's socket (as CometD's clients publish on
+ * theirs; the members take turns, a batch each). Each
  * client keeps a {@link DeliveryLedger} per room (ids are per topic) that counts lost, duplicated and out-of-order
  * messages. Delivery latency is from a publish's intended send time (open model: a late send does not hide its wait)
  * to each member's receipt, once per member and message, in microseconds.
@@ -68,6 +70,16 @@ public final class TopicsTraffic {
 
     /** Longest wait for a publish's answer; the drain waits for every answer, so this bounds that wait too. */
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How the publisher sends a batch. */
+    public enum Publishing {
+        /** All of a batch's messages in one {@code POST /events/batch}. */
+        BATCH,
+        /** One {@code POST /events} per message. */
+        EACH,
+        /** One {@code publish} message per event on a member's socket, answered by an {@code ack}: with {@link Transport#WS}. */
+        SOCKET
+    }
 
     /** How the members read their rooms. */
     public enum Transport {
@@ -101,17 +113,20 @@ public final class TopicsTraffic {
     /**
      * What to send: the instances' base URIs and the benchmark's shape; room {@code r} is the topic
      * {@code <roomPrefix><r>} (a warm-up run uses other rooms than the measured run that follows it on the same service);
-     * {@code oneRequestPerBatch}: a batch's messages in one {@code POST /events/batch}, else one {@code POST /events} each;
-     * {@code transport}: how the members read (the publisher always posts).
+     * {@code publishing}: how a batch is sent; {@code transport}: how the members read.
      */
     public record Plan(List<URI> instances, String roomPrefix, int clients, int rooms, int roomsPerClient, int messageBytes,
-                       double messagesPerSecond, int batchSize, boolean oneRequestPerBatch, Duration duration, int pollTimeoutSeconds,
+                       double messagesPerSecond, int batchSize, Publishing publishing, Duration duration, int pollTimeoutSeconds,
                        Transport transport) {
 
         /** Checks the shape: each client's rooms distinct, at least one of everything, a prefix of a topic name. */
         public Plan {
             instances = List.copyOf(instances);
             Objects.requireNonNull(transport, "transport");
+            Objects.requireNonNull(publishing, "publishing");
+            if (publishing == Publishing.SOCKET && transport != Transport.WS) {
+                throw new IllegalArgumentException("publishing on the members' sockets needs the ws transport, not " + transport.label());
+            }
             if (!roomPrefix.matches("[A-Za-z0-9._-]{1,50}")) {
                 throw new IllegalArgumentException("a room prefix is 1 to 50 of [A-Za-z0-9._-], not " + roomPrefix);
             }
@@ -230,7 +245,7 @@ public final class TopicsTraffic {
         AtomicLong publishFailures = new AtomicLong();
         Map<String, AtomicLong> publishFailureKinds = new ConcurrentHashMap<>();
         AtomicLong maxLagNanos = new AtomicLong();
-        // From a publish's intended send time to its 200 (the event is in the stream by then), taken on the client's threads.
+        // From a publish's intended send time to its 200 or ack (the event is in the stream by then), on the clients' threads.
         Recorder publishLatency = new Recorder(3_600_000_000L, 3);
         Counters counters = new Counters();
         AtomicLong publishingEndedAt = new AtomicLong(Long.MAX_VALUE);
@@ -238,11 +253,13 @@ public final class TopicsTraffic {
         CountDownLatch clientsDone = new CountDownLatch(plan.clients());
         List<RoomMember> members = new ArrayList<>(plan.clients());
         SocketMembers sockets = null;
+        List<SocketMember> publishers = new ArrayList<>(); // the sockets' members, who publish in turn with Publishing.SOCKET
         if (plan.transport() == Transport.WS) {
             // Every socket open (or retrying on its own) before the first publish, as the polls are sent before it.
             sockets = new SocketMembers(plan, timers);
             try {
-                members.addAll(sockets.open(System.nanoTime() + TimeUnit.SECONDS.toNanos(60)));
+                publishers.addAll(sockets.open(System.nanoTime() + TimeUnit.SECONDS.toNanos(60)));
+                members.addAll(publishers);
             } catch (Exception | Error notOpen) {
                 try {
                     sockets.close(); // before the timers stop: a member between two sockets ends on the timer's thread
@@ -287,7 +304,17 @@ public final class TopicsTraffic {
             URI instance = plan.instances().get((int) (batch % plan.instances().size()));
             int[] rooms = batchRooms.next();
             long first = batch * rooms.length;
-            if (plan.oneRequestPerBatch()) {
+            if (plan.publishing() == Publishing.SOCKET) {
+                SocketMember from = publishers.get((int) (batch % publishers.size()));
+                for (int i = 0; i < rooms.length; i++) {
+                    int room = rooms[i];
+                    publishAnswers.add(from.publish(topic(room), message(first + i, plan.messageBytes()), PUBLISH_TIMEOUT)
+                            .handle((id, failure) -> {
+                                answered.accept(room, failure == null ? id : -1, failure == null ? "" : SocketMember.kindOf(failure), intended);
+                                return null;
+                            }));
+                }
+            } else if (plan.publishing() == Publishing.BATCH) {
                 StringBuilder events = new StringBuilder("[");
                 for (int i = 0; i < rooms.length; i++) {
                     events.append(i == 0 ? "" : ",").append("{\"topic\":\"").append(topic(rooms[i])).append("\",\"data\":")

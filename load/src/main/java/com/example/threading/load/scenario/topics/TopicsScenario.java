@@ -56,13 +56,14 @@ public final class TopicsScenario extends ScenarioCommand {
 
     @Option(names = "--publish", defaultValue = "batch",
             description = "How a batch is sent: batch (its messages in one POST /events/batch, as CometD's benchmark sends a batch in "
-                    + "one request) or each (one POST /events per message) (default: ${DEFAULT-VALUE})")
+                    + "one request), each (one POST /events per message) or socket (with --transport ws: each message a publish on a "
+                    + "member's socket, the members taking turns by batch, as CometD's clients publish on theirs) (default: ${DEFAULT-VALUE})")
     PublishRequests publish;
 
     @Option(names = "--transport", defaultValue = "long-poll",
             description = "How each client reads its rooms: long-poll (one GET /events of all its rooms at a time) or ws (one WebSocket, "
-                    + "GET /events/ws, of all its rooms, reconnected from its last position when the server ends it); publishing "
-                    + "is the same either way (default: ${DEFAULT-VALUE})")
+                    + "GET /events/ws, of all its rooms, reconnected from its last position when the server ends it); see --publish "
+                    + "for how messages are sent (default: ${DEFAULT-VALUE})")
     String transport;
 
     @Option(names = "--duration", defaultValue = "30s", description = "Publishing time per phase (default: ${DEFAULT-VALUE})")
@@ -104,6 +105,9 @@ public final class TopicsScenario extends ScenarioCommand {
             throw new IllegalArgumentException("--warmup must be 0s or more, not " + warmup);
         }
         TopicsTraffic.Transport reading = TopicsTraffic.Transport.named(transport);
+        if (publish == PublishRequests.socket && reading != TopicsTraffic.Transport.WS) {
+            throw new IllegalArgumentException("--publish socket publishes on the members' sockets: it needs --transport ws");
+        }
         for (String stream : streams) {
             if (!List.of("in-process", "redis", "redis-cluster").contains(stream)) {
                 throw new IllegalArgumentException("--streams takes in-process, redis and redis-cluster, not " + stream);
@@ -121,7 +125,11 @@ public final class TopicsScenario extends ScenarioCommand {
                 + "on each answer, while ") + Report.num(rate) + " messages/s of "
                 + messageBytes + " bytes are published " + (batchSize == 1 ? "one at a time, round-robin over the rooms"
                 : "in batches of " + batchSize + " at the same instant, to rooms drawn with a fixed seed, "
-                + (publish.oneRequestPerBatch() ? "each batch in one request" : "each message in its own request")) + ", for " + duration.toSeconds() + " s per phase"
+                + switch (publish) {
+                    case batch -> "each batch in one request";
+                    case each -> "each message in its own request";
+                    case socket -> "each message a publish on a member's socket";
+                }) + ", for " + duration.toSeconds() + " s per phase"
                 + " (CometD's benchmark shape; its published figures: 783 messages/s in, 78,211 deliveries/s out, p50 20 ms, p99 150 ms). "
                 + "Per client and room: lost, duplicated and out-of-order messages (goal: 0). Latency: from a publish's intended "
                 + "send time to each member's read of the " + (reading == TopicsTraffic.Transport.WS ? "event's message." : "answer."));
@@ -186,7 +194,7 @@ public final class TopicsScenario extends ScenarioCommand {
         List<URI> uris = services.stream().map(Target::applicationUri).toList();
         if (!warmup.isZero()) {
             TopicsTraffic.Result warm = new TopicsTraffic(new TopicsTraffic.Plan(uris, "warm-up-room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), warmup, pollTimeout, reading)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.publishing(), warmup, pollTimeout, reading)).run();
             report.note(name + ": warm-up on other rooms for " + warmup.toSeconds() + " s (not counted): " + warm.published()
                     + " published, " + warm.deliveries() + " of " + warm.expectedDeliveries() + " deliveries read, p50 "
                     + Report.ms(warm.deliveryMicros().getValueAtPercentile(50) / 1000.0) + " ms.");
@@ -204,7 +212,7 @@ public final class TopicsScenario extends ScenarioCommand {
             CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
             Instant from = Instant.now();
             TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.oneRequestPerBatch(), duration, pollTimeout, reading)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.publishing(), duration, pollTimeout, reading)).run();
             Instant to = Instant.now();
             double serverCpu = 0;
             for (CpuClock clock : serverClocks) {
@@ -254,7 +262,9 @@ public final class TopicsScenario extends ScenarioCommand {
         /** All of a batch's messages in one {@code POST /events/batch}. */
         batch("one POST /events/batch per batch"),
         /** One {@code POST /events} per message. */
-        each("one POST /events per message");
+        each("one POST /events per message"),
+        /** One {@code publish} message per event on a member's socket (with {@code --transport ws}). */
+        socket("one publish message per event on a member's socket, the members in turn");
 
         /** As the report's configuration says it. */
         final String described;
@@ -263,8 +273,12 @@ public final class TopicsScenario extends ScenarioCommand {
             this.described = described;
         }
 
-        boolean oneRequestPerBatch() {
-            return this == batch;
+        TopicsTraffic.Publishing publishing() {
+            return switch (this) {
+                case batch -> TopicsTraffic.Publishing.BATCH;
+                case each -> TopicsTraffic.Publishing.EACH;
+                case socket -> TopicsTraffic.Publishing.SOCKET;
+            };
         }
     }
 }

@@ -144,8 +144,8 @@ final class TopicsView {
                 + "; CometD published 78,211 deliveries/s at p99 150 ms (long-polling)",
                 List.of("phase", "messages in/s", "deliveries/s", "of CometD's", "p50 ms", "p99 ms", "p99.9 ms", "max ms",
                         "server CPU %", "tool CPU %", "publisher lag max ms", "server GC pauses: count / total ms / longest ms"), rates));
-        report.table(new Table("Topics: where a delivery's time goes. A publish from its intended send time to its 200 (the event is "
-                + "in the stream); the server's batches from an event's arrival to the last answer written (events.event-to-last-write over "
+        report.table(new Table("Topics: where a delivery's time goes. A publish from its intended send time to its 200 or, on a socket, "
+                + "its ack (the event is in the stream); the server's batches from an event's arrival to the last answer written (events.event-to-last-write over "
                 + "the measured run, from /prometheus; its buckets bound the percentiles from above); the clients' publish → read latency",
                 List.of("phase", "publish answered p50 ms", "publish answered p99 ms", "server batches (events that found parked polls)",
                         "batch mean ms", "batch p50 at most ms", "batch p99 at most ms", "clients' p50 ms", "clients' p99 ms"), server));

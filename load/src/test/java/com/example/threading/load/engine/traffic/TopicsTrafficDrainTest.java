@@ -57,7 +57,7 @@ class TopicsTrafficDrainTest {
         URI instance = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
 
         TopicsTraffic.Result result = new TopicsTraffic(
-                new TopicsTraffic.Plan(List.of(instance), "room-", 2, 1, 1, 50, 10, 1, false, Duration.ofSeconds(1), 5, TopicsTraffic.Transport.LONG_POLL)).run();
+                new TopicsTraffic.Plan(List.of(instance), "room-", 2, 1, 1, 50, 10, 1, TopicsTraffic.Publishing.EACH, Duration.ofSeconds(1), 5, TopicsTraffic.Transport.LONG_POLL)).run();
 
         assertThat(result.publishFailures()).isZero();
         assertThat(result.published()).as("every publish answered with its id, the slow ones too").isGreaterThanOrEqualTo(10);

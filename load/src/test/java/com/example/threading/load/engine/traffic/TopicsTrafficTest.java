@@ -44,20 +44,27 @@ class TopicsTrafficTest {
 
     @Test
     void aPlanRefusesMoreRoomsPerClientThanRooms() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 4, 50, 10, 1, true,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 4, 50, 10, 1, TopicsTraffic.Publishing.BATCH,
                 Duration.ofSeconds(1), 2, TopicsTraffic.Transport.LONG_POLL)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rooms per client");
     }
 
     @Test
     void aPlanRefusesARoomPrefixThatIsNoTopicName() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room/", 10, 3, 2, 50, 10, 1, true,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room/", 10, 3, 2, 50, 10, 1, TopicsTraffic.Publishing.BATCH,
                 Duration.ofSeconds(1), 2, TopicsTraffic.Transport.LONG_POLL)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("room prefix");
     }
 
     @Test
     void aPlanRefusesAnEmptyBatch() {
-        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 2, 50, 10, 0, true,
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 2, 50, 10, 0, TopicsTraffic.Publishing.BATCH,
                 Duration.ofSeconds(1), 2, TopicsTraffic.Transport.LONG_POLL)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batch size");
+    }
+
+    @Test
+    void aPlanRefusesPublishingOnSocketsWithoutThem() {
+        assertThatThrownBy(() -> new TopicsTraffic.Plan(List.of(URI.create("http://127.0.0.1:1/")), "room-", 10, 3, 2, 50, 10, 1,
+                TopicsTraffic.Publishing.SOCKET, Duration.ofSeconds(1), 2, TopicsTraffic.Transport.LONG_POLL))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs the ws transport");
     }
 
     @Test
