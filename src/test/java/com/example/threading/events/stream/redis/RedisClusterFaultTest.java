@@ -9,6 +9,7 @@ import com.example.threading.testing.Await;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lettuce.core.ClientListArgs;
 import io.lettuce.core.KillArgs;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,6 +109,8 @@ class RedisClusterFaultTest {
         Await.until(() -> b.admin().gauge("events.parked") == 1, Duration.ofSeconds(20), "a follower parked on B");
         Await.until(() -> b.admin().gauge("events.redis.reader.lag") == 0, Duration.ofSeconds(20), "B's reader placed the topic");
 
+        // Both instances' pub/sub connections to that master are up (A's may still be reconnecting after the other test).
+        Await.until(() -> pubsubClients(2) == 2, Duration.ofSeconds(20), "both instances subscribed on the topic's master");
         // Cut every pub/sub connection to that master (both instances'), then publish at once, while they reconnect.
         long killed = cluster.on(2, redis -> redis.clientKill(KillArgs.Builder.typePubsub()));
         assertThat(killed).isEqualTo(2);
@@ -123,5 +126,11 @@ class RedisClusterFaultTest {
         }
         assertThat(seen).containsExactlyElementsOf(range(cursor + 1, cursor + 5));
         Await.until(() -> b.admin().gauge("events.redis.reader.lag") == 0, Duration.ofSeconds(10), "B's reader caught up");
+    }
+
+    /** The pub/sub clients connected to master {@code index} (the kind {@code CLIENT KILL TYPE pubsub} ends). */
+    private static long pubsubClients(int index) {
+        String clients = cluster.on(index, redis -> redis.clientList(ClientListArgs.Builder.typePubsub()));
+        return clients.lines().filter(line -> !line.isBlank()).count();
     }
 }
