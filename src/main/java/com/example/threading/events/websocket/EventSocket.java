@@ -381,10 +381,13 @@ public final class EventSocket implements Session.Listener {
     private boolean sendEvents(Object answer) {
         List<String> messages = messages(answer);
         for (String message : messages) {
-            if (output.send(message) == SocketOutput.Sent.OVER_BUDGET) {
-                shedOverBudget();
+            if (output.sendBatched(message) == SocketOutput.Sent.OVER_BUDGET) {
+                shedOverBudget(); // its close frame flushes what is batched
                 return false;
             }
+        }
+        if (!messages.isEmpty() && output.claimFlush()) {
+            inOrder.execute(output::flush); // after the tasks queued for this socket now: their events leave in one write
         }
         with.metrics().eventsWritten.mark(messages.size());
         LOG.debug("socket sent: {} messages", messages.size());

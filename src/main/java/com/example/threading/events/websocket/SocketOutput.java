@@ -1,23 +1,37 @@
 package com.example.threading.events.websocket;
 
-import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.common.WebSocketSession;
+import org.eclipse.jetty.websocket.core.CoreSession;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 
 /**
- * The write side of one socket: every message is handed to Jetty with {@code sendText(text, callback)}, which queues
- * the frame and returns at once; Jetty writes it when the network takes it and completes the callback. No thread waits
- * for a client. What is handed over and not yet written counts as unsent, one byte per character of the message (the
- * messages are JSON, ASCII but for what publishers put in their data), and a message that would take a socket beyond
- * its budget is not sent: the socket is to be shed. So a slow reader holds at most its budget (plus one message, when
- * nothing was unsent), however fast events come, and never the writer of another socket.
+ * The write side of one socket: every message is handed to Jetty as a text frame with a callback (its core session's
+ * {@code sendFrame}), which queues the frame and returns at once; Jetty writes it when the network takes it and
+ * completes the callback. No thread waits for a client. What is handed over and not yet written counts as unsent, one
+ * byte per character of the message (the messages are JSON, ASCII but for what publishers put in their data), and a
+ * message that would take a socket beyond its budget is not sent: the socket is to be shed. So a slow reader holds at
+ * most its budget (plus one message, when nothing was unsent), however fast events come, and never the writer of
+ * another socket.
+ *
+ * <p>Events are {@linkplain #sendBatched batched}: Jetty copies the frame into the connection's output buffer and
+ * writes nothing until {@link #flush}, a frame sent with {@link #send}, or a full buffer. The socket flushes once its
+ * tasks run out ({@link #claimFlush}), so the events that queued up for one socket while it waited its turn leave in
+ * one write instead of one write each: the busier the server, the fewer writes per event. A batched message counts as
+ * written once it is in that buffer (a few KiB at most); what waits behind a write the network has not taken counts as
+ * unsent, as before.
  *
  * <p>Thread-safety: any thread may call any method. Jetty's session accepts sends from several threads and writes
  * whole messages in the order they were handed over; the unsent count and the time of the last progress are atomic,
  * added to before a send and taken from in its callback (a Jetty thread, or the sending thread when the write
- * completes at once), so a check against the budget may see a callback's progress a moment late, never lost.
+ * completes at once), so a check against the budget may see a callback's progress a moment late, never lost. The flush
+ * claim is atomic and given back before the flush is asked for, so a batched send racing a flush is either written by
+ * it or claims the next one.
  */
 final class SocketOutput {
 
@@ -30,21 +44,48 @@ final class SocketOutput {
     }
 
     private final Session session;
+    /** Jetty's session under the API one: the only way to send a frame batched. */
+    private final CoreSession frames;
     private final long maxUnsentBytes;
     private final LongSupplier nanoClock;
     private final AtomicLong unsent = new AtomicLong();
+    private final AtomicBoolean flushClaimed = new AtomicBoolean();
     /** Last time the network took a message, or the socket had nothing unsent. */
     private final AtomicLong progressNanos;
 
     SocketOutput(Session session, long maxUnsentBytes, LongSupplier nanoClock) {
         this.session = session;
+        this.frames = ((WebSocketSession) session).getCoreSession();
         this.maxUnsentBytes = maxUnsentBytes;
         this.nanoClock = nanoClock;
         this.progressNanos = new AtomicLong(nanoClock.getAsLong());
     }
 
-    /** Hands {@code text} to Jetty unless the socket is over its budget; never blocks. */
+    /** Hands {@code text} to Jetty to be written now, after what is batched, unless over the budget; never blocks. */
     Sent send(String text) {
+        return send(text, false);
+    }
+
+    /** Hands {@code text} to Jetty to be written by the next {@link #flush} (or sooner) unless over the budget; never blocks. */
+    Sent sendBatched(String text) {
+        return send(text, true);
+    }
+
+    /**
+     * Whether the caller is to schedule a {@link #flush}: true for the first caller after the last flush began, so
+     * one flush follows each run of batched sends.
+     */
+    boolean claimFlush() {
+        return flushClaimed.compareAndSet(false, true);
+    }
+
+    /** Writes what is batched; a batched send after this begins claims the next flush. */
+    void flush() {
+        flushClaimed.set(false);
+        frames.flush(Callback.NOOP);
+    }
+
+    private Sent send(String text, boolean batched) {
         long size = text.length();
         long before = unsent.getAndAdd(size);
         if (before > 0 && before + size > maxUnsentBytes) {
@@ -54,7 +95,8 @@ final class SocketOutput {
         if (before == 0) {
             progressNanos.set(nanoClock.getAsLong()); // the stall clock starts with the first unsent byte
         }
-        session.sendText(text, Callback.from(() -> written(size), failure -> written(size)));
+        Callback done = Callback.from(() -> written(size), failure -> written(size));
+        frames.sendFrame(new Frame(OpCode.TEXT, text), done, batched);
         return Sent.QUEUED;
     }
 
@@ -62,17 +104,17 @@ final class SocketOutput {
     void sendLast(String text) {
         long size = text.length();
         unsent.addAndGet(size);
-        session.sendText(text, Callback.from(() -> written(size), failure -> written(size)));
+        frames.sendFrame(new Frame(OpCode.TEXT, text), Callback.from(() -> written(size), failure -> written(size)), false);
     }
 
     /** A ping, which the client answers with a pong: an idle socket stays visibly alive (and a dead one is found). */
     void ping() {
-        session.sendPing(ByteBuffer.allocate(0), Callback.NOOP);
+        frames.sendFrame(new Frame(OpCode.PING), Callback.NOOP, false);
     }
 
     /** Closes the socket with {@code code} once what is queued is written (the close frame goes after it). */
     void close(int code, String reason) {
-        session.close(code, reason, Callback.NOOP);
+        session.close(code, reason, org.eclipse.jetty.websocket.api.Callback.NOOP);
     }
 
     /** Drops the connection at once, without a close frame: for a socket whose network takes nothing. */
