@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * Each standing poll has a {@link Turn} as its {@link Follower}: each event of its topics becomes one message; news its
  * cursors had when it was placed is sent the same way, and the socket follows again from after it; each heartbeat
  * period becomes a ping; the stop, a refusal, the lifetime, an ended credential or a slow reader end the socket with a
- * last message and a close code. A subscription change withdraws the standing poll and places a new one. Frames are
+ * last message and a close code. Event messages are batched, and one flush queued behind the socket's waiting tasks
+ * writes what they all batched: a socket that fell behind catches up in one write, not one per event. A subscription change withdraws the standing poll and places a new one. Frames are
  * read on demand: the next message is asked for once the last is handled, so a client that sends fast is read no
  * faster than it is served.
  *
@@ -89,6 +90,9 @@ public final class EventSocket implements Session.Listener {
     /** Each topic's cursor and epoch, in the order subscribed. */
     @GuardedBy("lock")
     private final FollowedCursors cursors;
+    /** What waits for the flush queued behind it: the batches whose messages it writes. */
+    @GuardedBy("lock")
+    private final List<Runnable> flushWaiters = new ArrayList<>();
     /** The standing poll out now; null between an answer at once and the next poll, and once the socket ends. */
     @GuardedBy("lock")
     private Turn current;
@@ -324,22 +328,30 @@ public final class EventSocket implements Session.Listener {
             if (!claim.getAsBoolean()) {
                 return; // its deadline or a withdrawal took the poll first
             }
+            Runnable done = turn.poll::completed; // the batch's event-to-last-write ends once its messages are written
             try {
                 if (turn == current && !ending.get()) {
                     current = null;
-                    deliver(answer);
+                    if (deliver(answer)) {
+                        afterFlush(done);
+                        done = null;
+                    }
                 } // else replaced by a subscription change (whose poll reads from the same cursors) or ended
             } finally {
-                turn.poll.completed(); // the batch's event-to-last-write ends once the messages are handed to Jetty
+                if (done != null) {
+                    done.run();
+                }
             }
         }
     }
 
+    /** Delivers a poll's answer; true if it batched events that wait for a flush. */
     @GuardedBy("lock")
-    private void deliver(Answer answer) {
+    private boolean deliver(Answer answer) {
         if (answer instanceof Answer.News news) {
             if (sendEvents(news.answer())) {
                 poll(); // follows again from after the news
+                return true;
             }
         } else if (answer instanceof Answer.Closing closing) {
             with.metrics().shutdownEnds.mark();
@@ -349,20 +361,50 @@ public final class EventSocket implements Session.Listener {
             with.metrics().hubRefusals.mark();
             finish(with.json().last("refused", refused.reason()), StatusCode.TRY_AGAIN_LATER, "try again later");
         }
+        return false;
     }
 
     /** On a container thread: the next events of one of the socket's topics, unless its turn was replaced meanwhile. */
     private void followed(Turn turn, TopicNews news, Runnable handed) {
         synchronized (lock) {
+            Runnable done = handed; // the batch's event-to-last-write ends once the messages are written
             try {
                 if (turn == current && !ending.get()) {
                     cursors.keepParked(turn.poll.cursors()); // a topic asked without a cursor reads after its parked id
-                    sendEvents(news);
+                    if (sendEvents(news)) {
+                        afterFlush(done);
+                        done = null;
+                    }
                 } // else replaced by a subscription change (whose poll reads from the same cursors) or ended
             } finally {
-                handed.run(); // the batch's event-to-last-write ends once the messages are handed to Jetty
+                if (done != null) {
+                    done.run();
+                }
             }
         }
+    }
+
+    /**
+     * Runs {@code done} once the messages batched so far are written: the first waiter queues a flush behind the tasks
+     * queued for this socket now, so the events of all of them leave in one write.
+     */
+    @GuardedBy("lock")
+    private void afterFlush(Runnable done) {
+        flushWaiters.add(done);
+        if (flushWaiters.size() == 1) {
+            inOrder.execute(this::flush);
+        }
+    }
+
+    /** On a container thread, in order: writes what the tasks before it batched, then tells their batches. */
+    private void flush() {
+        List<Runnable> done;
+        synchronized (lock) {
+            output.flush();
+            done = List.copyOf(flushWaiters);
+            flushWaiters.clear();
+        }
+        done.forEach(Runnable::run);
     }
 
     /** On a container thread: a heartbeat period passed; a ping, and the poll stands. */
@@ -376,18 +418,18 @@ public final class EventSocket implements Session.Listener {
         }
     }
 
-    /** Sends one message per event of {@code answer}; false if that took the socket over its budget (then shed). */
+    /**
+     * Batches one message per event of {@code answer}, to be written by the next {@link #flush}; false if that took
+     * the socket over its budget (then shed; its close frame writes what is batched).
+     */
     @GuardedBy("lock")
     private boolean sendEvents(Object answer) {
         List<String> messages = messages(answer);
         for (String message : messages) {
             if (output.sendBatched(message) == SocketOutput.Sent.OVER_BUDGET) {
-                shedOverBudget(); // its close frame flushes what is batched
+                shedOverBudget();
                 return false;
             }
-        }
-        if (!messages.isEmpty() && output.claimFlush()) {
-            inOrder.execute(output::flush); // after the tasks queued for this socket now: their events leave in one write
         }
         with.metrics().eventsWritten.mark(messages.size());
         LOG.debug("socket sent: {} messages", messages.size());

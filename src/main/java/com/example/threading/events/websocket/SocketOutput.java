@@ -1,6 +1,5 @@
 package com.example.threading.events.websocket;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.util.Callback;
@@ -20,18 +19,15 @@ import org.eclipse.jetty.websocket.core.OpCode;
  * another socket.
  *
  * <p>Events are {@linkplain #sendBatched batched}: Jetty copies the frame into the connection's output buffer and
- * writes nothing until {@link #flush}, a frame sent with {@link #send}, or a full buffer. The socket flushes once its
- * tasks run out ({@link #claimFlush}), so the events that queued up for one socket while it waited its turn leave in
- * one write instead of one write each: the busier the server, the fewer writes per event. A batched message counts as
- * written once it is in that buffer (a few KiB at most); what waits behind a write the network has not taken counts as
- * unsent, as before.
+ * writes nothing until {@link #flush}, a frame sent with {@link #send}, or a full buffer. The socket flushes after the
+ * tasks queued for it, so the events that piled up for one socket while it waited its turn leave in one write instead
+ * of one write each: the busier the server, the fewer writes per event. A batched message counts as written once it is
+ * in that buffer (a few KiB at most); what waits behind a write the network has not taken counts as unsent, as before.
  *
  * <p>Thread-safety: any thread may call any method. Jetty's session accepts sends from several threads and writes
  * whole messages in the order they were handed over; the unsent count and the time of the last progress are atomic,
  * added to before a send and taken from in its callback (a Jetty thread, or the sending thread when the write
- * completes at once), so a check against the budget may see a callback's progress a moment late, never lost. The flush
- * claim is atomic and given back before the flush is asked for, so a batched send racing a flush is either written by
- * it or claims the next one.
+ * completes at once), so a check against the budget may see a callback's progress a moment late, never lost.
  */
 final class SocketOutput {
 
@@ -49,7 +45,6 @@ final class SocketOutput {
     private final long maxUnsentBytes;
     private final LongSupplier nanoClock;
     private final AtomicLong unsent = new AtomicLong();
-    private final AtomicBoolean flushClaimed = new AtomicBoolean();
     /** Last time the network took a message, or the socket had nothing unsent. */
     private final AtomicLong progressNanos;
 
@@ -71,17 +66,8 @@ final class SocketOutput {
         return send(text, true);
     }
 
-    /**
-     * Whether the caller is to schedule a {@link #flush}: true for the first caller after the last flush began, so
-     * one flush follows each run of batched sends.
-     */
-    boolean claimFlush() {
-        return flushClaimed.compareAndSet(false, true);
-    }
-
-    /** Writes what is batched; a batched send after this begins claims the next flush. */
+    /** Writes what is batched (once the network takes what Jetty is writing already, if any); never blocks. */
     void flush() {
-        flushClaimed.set(false);
         frames.flush(Callback.NOOP);
     }
 

@@ -158,9 +158,9 @@ final class SseView {
         report.table(new Table("WebSocket beside SSE and the long-poll: one event to " + run.clients() + " clients of each, median (min–max) "
                 + "ms of " + count(run.ws()) + " rounds", List.of("transport", "clients", "server event-to-last-write",
                 "server event-to-queued", "client publish → last receipt", "received"), rows));
-        report.note("For a socket the server's event-to-last-write ends when the last socket's message was handed to Jetty's "
-                + "asynchronous send (sendText with a callback); each socket is a connection of its own (HTTP/1.1), where the "
-                + "streams and polls share a few h2c connections.");
+        report.note("For a socket the server's event-to-last-write ends when the last socket's flush was handed to Jetty "
+                + "(its batched messages written, or queued behind a write the network has not taken); each socket is a "
+                + "connection of its own (HTTP/1.1), where the streams and polls share a few h2c connections.");
         values.put("webSocketRounds", run.ws());
         values.put("sseRounds", run.sse());
         values.put("longPollRounds", run.poll());
