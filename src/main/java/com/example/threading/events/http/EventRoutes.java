@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The events endpoints by path and method, as the transports add them ({@code GET /events} from the long-poll,
@@ -71,14 +72,14 @@ public final class EventRoutes {
         @Override
         public void init(ServletConfig config) throws ServletException {
             super.init(config);
-            for (HttpServlet servlet : methods.values()) {
+            for (HttpServlet servlet : Set.copyOf(methods.values())) {
                 servlet.init(config);
             }
         }
 
         @Override
         public void destroy() {
-            methods.values().forEach(HttpServlet::destroy);
+            Set.copyOf(methods.values()).forEach(HttpServlet::destroy);
             super.destroy();
         }
 

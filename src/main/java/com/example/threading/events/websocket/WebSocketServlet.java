@@ -21,8 +21,9 @@ import java.util.function.Function;
 import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServerContainer;
 
 /**
- * {@code GET /events/ws?[topic=T[:N[:E]]...]}: upgrades to a WebSocket ({@link EventSocket}) of the same hub, topics
- * and cursors as the long-poll and the event stream. Everything that can be refused is refused before the upgrade,
+ * {@code GET /events/ws?[topic=T[:N[:E]]...]} (HTTP/1.1, RFC 6455), or the same path in an HTTP/2 extended
+ * {@code CONNECT} (h2c, RFC 8441): upgrades to a WebSocket ({@link EventSocket}) of the same hub, topics and cursors as
+ * the long-poll and the event stream. Everything that can be refused is refused before the upgrade,
  * with the JSON error of the long-poll: a caller or topic the access policy ({@code events.auth}) refuses
  * {@code 401}/{@code 403}, a bad query {@code 400}, a request that is not a WebSocket upgrade {@code 400}, all
  * {@code events.websocket.maxSockets} open {@code 503} with Retry-After. The caller's publish credentials are read
@@ -30,6 +31,8 @@ import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServerContainer;
  */
 final class WebSocketServlet extends HttpServlet {
 
+    /** The method of an HTTP/2 socket's extended CONNECT (RFC 8441). */
+    static final String CONNECT = "CONNECT";
     /** Container tasks that run the sockets' work at once: two per core, so a drainer preempted leaves the cores busy. */
     private static final int DRAINERS = 2 * Runtime.getRuntime().availableProcessors();
 
@@ -56,8 +59,9 @@ final class WebSocketServlet extends HttpServlet {
         with = shared.apply(new DrainingExecutor(container.getExecutor(), DRAINERS));
     }
 
+    /** Routed here for {@code GET} and {@code CONNECT} only; both take the same checks and upgrade. */
     @Override
-    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+    protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
         AccessGate access = with.access();
         AccessDecision caller = access.authenticate(request, TopicAccess.Action.SUBSCRIBE);
         if (!caller.admitted()) {
@@ -78,7 +82,9 @@ final class WebSocketServlet extends HttpServlet {
             access.answer(response, topics);
             return;
         }
-        if (!"websocket".equalsIgnoreCase(request.getHeader("Upgrade"))) {
+        // HTTP/2 carries the socket on a stream opened by an extended CONNECT (RFC 8441), with no Upgrade header; the
+        // container checks its :protocol.
+        if (!CONNECT.equals(request.getMethod()) && !"websocket".equalsIgnoreCase(request.getHeader("Upgrade"))) {
             json.writeError(response, 400, "GET " + WebSocketTransport.PATH + " is a WebSocket: send Upgrade: websocket"
                     + " (or read the same events from GET /events/stream)");
             return;
@@ -106,7 +112,8 @@ final class WebSocketServlet extends HttpServlet {
             }
         }
         if (!upgraded && !response.isCommitted()) {
-            json.writeError(response, 400, "not a WebSocket upgrade this server takes (RFC 6455, version 13)");
+            json.writeError(response, 400, "not a WebSocket upgrade this server takes (HTTP/1.1 GET with Upgrade:"
+                    + " websocket, version 13, RFC 6455; or HTTP/2 CONNECT with :protocol websocket, RFC 8441)");
         }
     }
 }

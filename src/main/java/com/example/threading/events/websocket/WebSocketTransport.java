@@ -39,7 +39,7 @@ public final class WebSocketTransport {
     }
 
     /**
-     * Adds {@code GET /events/ws} on {@code http}'s hub to {@code routes} and the WebSocket container to
+     * Adds {@code GET /events/ws} (and its HTTP/2 form, {@code CONNECT}) on {@code http}'s hub to {@code routes} and the WebSocket container to
      * {@code context}, configured by {@code websocket}; publishes on the socket go to {@code sink} within
      * {@code publish}; its metrics {@code events.websocket.*} in {@code metrics}; {@code sweeper} drops the sockets
      * that stopped draining and ends those past their lifetime or credentials.
@@ -73,9 +73,11 @@ public final class WebSocketTransport {
                 publish.publishTimeoutMs(), websocket.getMaxPublishesInFlight()));
         int maxTopics = http.access().limits().maxTopicsPerPoll();
         EventsJson<String> eventJson = new EventsJson<>(json::event); // each event's text once for all its sockets
-        routes.add("GET", PATH, new WebSocketServlet(executor -> new EventSocket.Shared(http.hub(), json, eventJson,
+        WebSocketServlet servlet = new WebSocketServlet(executor -> new EventSocket.Shared(http.hub(), json, eventJson,
                 http.json().mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), sockets, meters,
                 publishing, http.access(), executor, heartbeatMs, maxTopics, websocket.getMaxUnsentBytes().toBytes(),
-                websocket.getMaxMessagesPerSecond(), System::nanoTime), http.json(), http.retryAfterSeconds()));
+                websocket.getMaxMessagesPerSecond(), System::nanoTime), http.json(), http.retryAfterSeconds());
+        routes.add("GET", PATH, servlet);
+        routes.add(WebSocketServlet.CONNECT, PATH, servlet); // HTTP/2 (RFC 8441); needs CONNECT in server.allowedMethods
     }
 }

@@ -26,6 +26,10 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import com.example.threading.testing.RawHttpConnection;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.api.exceptions.UpgradeException;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
@@ -107,6 +111,57 @@ class WebSocketTest {
             // logs and the test's output take the rest), and 65 with one write per message.
             assertThat(writes).as("write calls of this JVM while 50 events went out").isLessThan(40);
         }
+    }
+
+    @Test
+    void overH2cSocketsAreStreamsOfOneConnectionOpenedByExtendedConnect() throws Exception {
+        start(ConfigOverride.config("server.shutdownGracePeriod", "10s"));
+        org.eclipse.jetty.client.HttpClient http2 = new org.eclipse.jetty.client.HttpClient(
+                new HttpClientTransportOverHTTP2(new HTTP2Client(new ClientConnector())));
+        WebSocketClient overH2c = new WebSocketClient(http2);
+        overH2c.start();
+        try {
+            TestSocket reader = TestSocket.open(overH2c, wsUri("/events/ws?topic=h2"), Map.of(), BOUND);
+            TestSocket publisher = TestSocket.open(overH2c, wsUri("/events/ws?topic=h2"), Map.of(), BOUND);
+            sockets.addAll(List.of(reader, publisher));
+            assertThat(http2.getDestinations()).singleElement().satisfies(destination -> assertThat(
+                    destination.getConnectionPool()).extracting("connectionCount").as("connections").isEqualTo(1));
+            Await.until(() -> gauge("events.parked") == 2, BOUND, "both parked");
+            assertThat(upgradeStatus(overH2c, "/events/ws?topic=bad%20topic")).as("a bad query, before the upgrade").isEqualTo(400);
+            assertThat(upgradeStatus(overH2c, "/events")).as("another events path").isEqualTo(405);
+            assertThat(upgradeStatus(overH2c, "/work/cached")).as("a Jersey path").isEqualTo(405);
+            publisher.send("{\"publish\":{\"topic\":\"h2\",\"data\":{\"over\":\"h2c\"}},\"ref\":1}");
+            JsonNode received = reader.next(BOUND);
+            assertThat(received.path("event").path("data").path("over").asText()).isEqualTo("h2c");
+            assertThat(received.path("position").asText()).startsWith("h2:1:");
+
+            long stopStart = System.nanoTime();
+            support.after();
+            support = null;
+            long stopMs = (System.nanoTime() - stopStart) / 1_000_000;
+            JsonNode last = reader.next(BOUND);
+            assertThat(last.path("type").asText()).isEqualTo("closing");
+            assertThat(reader.closeCode(BOUND)).isEqualTo(StatusCode.SHUTDOWN);
+            // The sockets' streams end with them: the stop does not wait out its grace period for their connection.
+            assertThat(stopMs).as("stop, with a 10 s grace period").isLessThan(9_000L);
+        } finally {
+            overH2c.stop();
+        }
+    }
+
+    @Test
+    void aConnectOverHttp11GetsAJson400NotASocket() throws Exception {
+        start();
+        // CONNECT is allowed (server.allowedMethods) for RFC 8441's sockets over h2c; over HTTP/1.1 it names a host,
+        // never a path, so Jetty refuses these before any servlet, with the service's JSON error.
+        for (String path : List.of("/events/ws?topic=a", "/work/cached")) {
+            try (RawHttpConnection connection = RawHttpConnection.open(support.getLocalPort())) {
+                RawHttpConnection.Reply reply = connection.send(RawHttpConnection.requestHead("CONNECT", path)).readReply();
+                assertThat(reply.status()).as(path).isEqualTo(400);
+                assertThat(reply.body()).as(path).contains("\"code\":400");
+            }
+        }
+        assertThat(gauge("events.websocket.open")).isZero();
     }
 
     @Test
@@ -287,8 +342,12 @@ class WebSocketTest {
     }
 
     private int upgradeStatus(String pathAndQuery) throws Exception {
+        return upgradeStatus(client, pathAndQuery);
+    }
+
+    private int upgradeStatus(WebSocketClient with, String pathAndQuery) throws Exception {
         try {
-            TestSocket.open(client, wsUri(pathAndQuery), Map.of(), BOUND).close();
+            TestSocket.open(with, wsUri(pathAndQuery), Map.of(), BOUND).close();
             return 101;
         } catch (ExecutionException e) {
             assertThat(e.getCause()).isInstanceOf(UpgradeException.class);
