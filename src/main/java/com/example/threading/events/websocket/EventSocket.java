@@ -43,9 +43,9 @@ import org.slf4j.LoggerFactory;
  * cursors had when it was placed is sent the same way, and the socket follows again from after it; each heartbeat
  * period becomes a ping; the stop, a refusal, the lifetime, an ended credential or a slow reader end the socket with a
  * last message and a close code. Event messages are batched, and one flush queued behind the socket's waiting tasks
- * writes what they all batched: a socket that fell behind catches up in one write, not one per event. A subscription change withdraws the standing poll and places a new one. Frames are
- * read on demand: the next message is asked for once the last is handled, so a client that sends fast is read no
- * faster than it is served.
+ * writes what they all batched: a socket that fell behind catches up in one write, not one per event. A subscription
+ * change withdraws the standing poll and places a new one. Frames are read on demand: the next message is asked for
+ * once the last is handled, so a client that sends fast is read no faster than it is served.
  *
  * <p>Thread-safety: the subscription (each topic's cursor and epoch) and the poll out now are guarded by {@link #lock}.
  * Two kinds of thread take it: the container threads that run, one at a time and in the order the hub told them, the

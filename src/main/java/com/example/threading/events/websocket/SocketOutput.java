@@ -61,7 +61,7 @@ final class SocketOutput {
         return send(text, false);
     }
 
-    /** Hands {@code text} to Jetty to be written by the next {@link #flush} (or sooner) unless over the budget; never blocks. */
+    /** Hands {@code text} to Jetty to be written by the next {@link #flush} (or sooner) unless over the budget. */
     Sent sendBatched(String text) {
         return send(text, true);
     }
@@ -90,7 +90,8 @@ final class SocketOutput {
     void sendLast(String text) {
         long size = text.length();
         unsent.addAndGet(size);
-        frames.sendFrame(new Frame(OpCode.TEXT, text), Callback.from(() -> written(size), failure -> written(size)), false);
+        Callback done = Callback.from(() -> written(size), failure -> written(size));
+        frames.sendFrame(new Frame(OpCode.TEXT, text), done, false);
     }
 
     /** A ping, which the client answers with a pong: an idle socket stays visibly alive (and a dead one is found). */

@@ -39,10 +39,10 @@ public final class WebSocketTransport {
     }
 
     /**
-     * Adds {@code GET /events/ws} (and its HTTP/2 form, {@code CONNECT}) on {@code http}'s hub to {@code routes} and the WebSocket container to
-     * {@code context}, configured by {@code websocket}; publishes on the socket go to {@code sink} within
-     * {@code publish}; its metrics {@code events.websocket.*} in {@code metrics}; {@code sweeper} drops the sockets
-     * that stopped draining and ends those past their lifetime or credentials.
+     * Adds {@code GET /events/ws} (and its HTTP/2 form, {@code CONNECT}) on {@code http}'s hub to {@code routes} and
+     * the WebSocket container to {@code context}, configured by {@code websocket}; publishes on the socket go to
+     * {@code sink} within {@code publish}; its metrics {@code events.websocket.*} in {@code metrics}; {@code sweeper}
+     * drops the sockets that stopped draining and ends those past their lifetime or credentials.
      */
     public static void register(EventRoutes routes, EventsHttp http, EventSink sink, PublishBounds publish,
                                 WebSocketConfiguration websocket, MetricRegistry metrics, ScheduledExecutorService sweeper,
