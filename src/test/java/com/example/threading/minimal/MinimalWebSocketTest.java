@@ -65,7 +65,8 @@ class MinimalWebSocketTest {
 
     @Test
     void messagesReachEverySocketAndAThirdIsRefused() throws Exception {
-        try (TestSocket first = open(); TestSocket second = open()) {
+        try (TestSocket first = listed(open()); TestSocket second = listed(open())) {
+            assertThat(first.next(BOUND).path("listed").asInt()).as("second's echo reaches first too").isEqualTo(1);
             assertThatUpgradeIsRefusedWith(503);
             app.<App>getApplication().sockets.publish("{\"price\":101.5}");
             assertThat(first.next(BOUND).path("price").asDouble()).isEqualTo(101.5);
@@ -87,6 +88,7 @@ class MinimalWebSocketTest {
                     .getBytes(StandardCharsets.US_ASCII));
             request.flush();
             assertThat(responseHead(stalled)).startsWith("HTTP/1.1 101"); // upgraded; from now on it reads nothing
+            listed(reader);
             String pad = "x".repeat(60_000);
             int published = 0;
             boolean dropped = false;
@@ -121,6 +123,17 @@ class MinimalWebSocketTest {
             head.append((char) next);
         }
         return head.toString();
+    }
+
+    /**
+     * Returns {@code socket} once the server lists it among those it publishes to: the client's 101 can come before the
+     * server has run the socket's open callback. A message the socket sends is published to every listed socket, and
+     * the server reads it only after that callback, so its echo proves the socket is listed.
+     */
+    private static TestSocket listed(TestSocket socket) throws Exception {
+        socket.send("{\"listed\":1}");
+        assertThat(socket.next(BOUND).path("listed").asInt()).isEqualTo(1);
+        return socket;
     }
 
     private TestSocket open() throws Exception {
