@@ -398,13 +398,11 @@ public final class EventSocket implements Session.Listener {
 
     /** On a container thread, in order: writes what the tasks before it batched, then tells their batches. */
     private void flush() {
-        List<Runnable> done;
         synchronized (lock) {
             output.flush();
-            done = List.copyOf(flushWaiters);
+            flushWaiters.forEach(Runnable::run); // as the batches' ends ran before: under the lock, nothing blocking
             flushWaiters.clear();
         }
-        done.forEach(Runnable::run);
     }
 
     /** On a container thread: a heartbeat period passed; a ping, and the poll stands. */

@@ -74,11 +74,34 @@ public final class TopicsTraffic {
     /** How the publisher sends a batch. */
     public enum Publishing {
         /** All of a batch's messages in one {@code POST /events/batch}. */
-        BATCH,
+        BATCH("batch", "one POST /events/batch per batch"),
         /** One {@code POST /events} per message. */
-        EACH,
+        EACH("each", "one POST /events per message"),
         /** One {@code publish} message per event on a member's socket, answered by an {@code ack}: with {@link Transport#WS}. */
-        SOCKET
+        SOCKET("socket", "one publish message per event on a member's socket, the members in turn");
+
+        private final String label;
+        private final String described;
+
+        Publishing(String label, String described) {
+            this.label = label;
+            this.described = described;
+        }
+
+        /** As the report's configuration says it. */
+        public String described() {
+            return described;
+        }
+
+        /** The publishing named {@code label} (the tool's option): {@code batch}, {@code each} or {@code socket}. */
+        public static Publishing named(String label) {
+            for (Publishing publishing : values()) {
+                if (publishing.label.equals(label)) {
+                    return publishing;
+                }
+            }
+            throw new IllegalArgumentException("--publish is batch, each or socket, not " + label);
+        }
     }
 
     /** How the members read their rooms. */

@@ -58,7 +58,7 @@ public final class TopicsScenario extends ScenarioCommand {
             description = "How a batch is sent: batch (its messages in one POST /events/batch, as CometD's benchmark sends a batch in "
                     + "one request), each (one POST /events per message) or socket (with --transport ws: each message a publish on a "
                     + "member's socket, the members taking turns by batch, as CometD's clients publish on theirs) (default: ${DEFAULT-VALUE})")
-    PublishRequests publish;
+    String publish;
 
     @Option(names = "--transport", defaultValue = "long-poll",
             description = "How each client reads its rooms: long-poll (one GET /events of all its rooms at a time) or ws (one WebSocket, "
@@ -105,7 +105,8 @@ public final class TopicsScenario extends ScenarioCommand {
             throw new IllegalArgumentException("--warmup must be 0s or more, not " + warmup);
         }
         TopicsTraffic.Transport reading = TopicsTraffic.Transport.named(transport);
-        if (publish == PublishRequests.socket && reading != TopicsTraffic.Transport.WS) {
+        TopicsTraffic.Publishing publishing = TopicsTraffic.Publishing.named(publish);
+        if (publishing == TopicsTraffic.Publishing.SOCKET && reading != TopicsTraffic.Transport.WS) {
             throw new IllegalArgumentException("--publish socket publishes on the members' sockets: it needs --transport ws");
         }
         for (String stream : streams) {
@@ -115,7 +116,7 @@ public final class TopicsScenario extends ScenarioCommand {
         }
         report.configure("clients", clients).configure("rooms", rooms).configure("rooms per client", roomsPerClient)
                 .configure("message bytes", messageBytes).configure("publish rate /s", rate).configure("batch size", batchSize)
-                .configure("publish", publish.described).configure("transport", reading.label())
+                .configure("publish", publishing.described()).configure("transport", reading.label())
                 .configure("duration per phase", duration).configure("warm-up per phase", warmup)
                 .configure("poll timeout s", pollTimeout).configure("streams", String.join(",", streams)).configure("instances (redis)", instances)
                 .configure("masters (redis-cluster)", masters);
@@ -125,10 +126,10 @@ public final class TopicsScenario extends ScenarioCommand {
                 + "on each answer, while ") + Report.num(rate) + " messages/s of "
                 + messageBytes + " bytes are published " + (batchSize == 1 ? "one at a time, round-robin over the rooms"
                 : "in batches of " + batchSize + " at the same instant, to rooms drawn with a fixed seed, "
-                + switch (publish) {
-                    case batch -> "each batch in one request";
-                    case each -> "each message in its own request";
-                    case socket -> "each message a publish on a member's socket";
+                + switch (publishing) {
+                    case BATCH -> "each batch in one request";
+                    case EACH -> "each message in its own request";
+                    case SOCKET -> "each message a publish on a member's socket";
                 }) + ", for " + duration.toSeconds() + " s per phase"
                 + " (CometD's benchmark shape; its published figures: 783 messages/s in, 78,211 deliveries/s out, p50 20 ms, p99 150 ms). "
                 + "Per client and room: lost, duplicated and out-of-order messages (goal: 0). Latency: from a publish's intended "
@@ -192,9 +193,10 @@ public final class TopicsScenario extends ScenarioCommand {
 
     private TopicsView.Phase measure(Report report, String name, List<Target> services, TopicsTraffic.Transport reading) throws Exception {
         List<URI> uris = services.stream().map(Target::applicationUri).toList();
+        TopicsTraffic.Publishing publishing = TopicsTraffic.Publishing.named(publish); // checked in run
         if (!warmup.isZero()) {
             TopicsTraffic.Result warm = new TopicsTraffic(new TopicsTraffic.Plan(uris, "warm-up-room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.publishing(), warmup, pollTimeout, reading)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publishing, warmup, pollTimeout, reading)).run();
             report.note(name + ": warm-up on other rooms for " + warmup.toSeconds() + " s (not counted): " + warm.published()
                     + " published, " + warm.deliveries() + " of " + warm.expectedDeliveries() + " deliveries read, p50 "
                     + Report.ms(warm.deliveryMicros().getValueAtPercentile(50) / 1000.0) + " ms.");
@@ -212,7 +214,7 @@ public final class TopicsScenario extends ScenarioCommand {
             CpuClock toolClock = new CpuClock(Optional.of(ProcessHandle.current()));
             Instant from = Instant.now();
             TopicsTraffic.Result result = new TopicsTraffic(new TopicsTraffic.Plan(uris, "room-",
-                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publish.publishing(), duration, pollTimeout, reading)).run();
+                    clients, rooms, roomsPerClient, messageBytes, rate, batchSize, publishing, duration, pollTimeout, reading)).run();
             Instant to = Instant.now();
             double serverCpu = 0;
             for (CpuClock clock : serverClocks) {
@@ -255,30 +257,5 @@ public final class TopicsScenario extends ScenarioCommand {
             environment.put("EVENTS_WS_MAX_SOCKETS", Integer.toString(Math.max(10_000, 2 * clients + 16)));
         }
         return environment;
-    }
-
-    /** How the tool sends a batch of messages. */
-    enum PublishRequests {
-        /** All of a batch's messages in one {@code POST /events/batch}. */
-        batch("one POST /events/batch per batch"),
-        /** One {@code POST /events} per message. */
-        each("one POST /events per message"),
-        /** One {@code publish} message per event on a member's socket (with {@code --transport ws}). */
-        socket("one publish message per event on a member's socket, the members in turn");
-
-        /** As the report's configuration says it. */
-        final String described;
-
-        PublishRequests(String described) {
-            this.described = described;
-        }
-
-        TopicsTraffic.Publishing publishing() {
-            return switch (this) {
-                case batch -> TopicsTraffic.Publishing.BATCH;
-                case each -> TopicsTraffic.Publishing.EACH;
-                case socket -> TopicsTraffic.Publishing.SOCKET;
-            };
-        }
     }
 }
