@@ -84,6 +84,8 @@ public final class EventSocket implements Session.Listener {
     private final AtomicBoolean ending = new AtomicBoolean();
     private final AtomicBoolean shed = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
+    /** Set once: by the open, or by the sweep giving up a socket that did not open in time; the first one wins. */
+    private final AtomicBoolean openOrGivenUp = new AtomicBoolean();
     private final Object lock = new Object();
     /** Runs what the hub tells the socket one task at a time, in order, on the drainers of the container's threads. */
     private final Executor inOrder;
@@ -119,6 +121,10 @@ public final class EventSocket implements Session.Listener {
 
     @Override
     public void onWebSocketOpen(Session opened) {
+        if (!openOrGivenUp.compareAndSet(false, true)) { // given up: its place is another socket's now
+            opened.close(StatusCode.TRY_AGAIN_LATER, "opened after events.websocket.openTimeout", Callback.NOOP);
+            return;
+        }
         session = opened;
         output = new SocketOutput(opened, with.maxUnsentBytes(), with.nanoClock());
         with.sockets().started(this);
@@ -454,6 +460,18 @@ public final class EventSocket implements Session.Listener {
     }
 
     /** The socket closed or failed: no more polls, the waiting one withdrawn, its place given back (once, opened or not). */
+    /**
+     * Called by the sweep for a socket upgraded longer than the open timeout ago: true, and the socket will never run,
+     * unless it opened or was released first.
+     */
+    boolean giveUpUnopened() {
+        if (!openOrGivenUp.compareAndSet(false, true)) {
+            return false;
+        }
+        ending.set(true);
+        return released.compareAndSet(false, true);
+    }
+
     private void released() {
         ending.set(true);
         withdrawCurrent();

@@ -8,6 +8,7 @@ final class SocketMetrics {
 
     final Meter opened;
     final Meter refused;
+    final Meter neverOpened;
     final Meter eventsWritten;
     final Meter heartbeats;
     final Meter shed;
@@ -24,6 +25,7 @@ final class SocketMetrics {
     SocketMetrics(MetricRegistry registry) {
         opened = registry.meter("events.websocket.opened");
         refused = registry.meter("events.websocket.refused");
+        neverOpened = registry.meter("events.websocket.never-opened");
         eventsWritten = registry.meter("events.websocket.events-written");
         heartbeats = registry.meter("events.websocket.heartbeats");
         shed = registry.meter("events.websocket.shed");

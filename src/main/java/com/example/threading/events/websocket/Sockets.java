@@ -6,26 +6,33 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The open sockets of this instance: the bound on how many ({@link #tryOpen}, given back when a socket closes), and
- * the sweep that drops sockets whose network took nothing for the drain deadline and ends those past their lifetime or
- * their credentials.
+ * the sweep that drops sockets whose network took nothing for the drain deadline, ends those past their lifetime or
+ * their credentials, and gives back the place of an upgraded socket that never opened. (Over HTTP/2 a client may
+ * reset the socket's stream between the upgrade's answer and the open; Jetty then calls none of the endpoint's
+ * methods, not even its close, so nothing else would give that place back.)
  *
- * <p>Thread-safety: any thread may call any method. The count of places and the set of sockets are concurrent; a place
- * is taken before the upgrade and given back once: {@link #closed} when the socket closes, or {@link #release} for an
- * upgrade that did not happen. The sweep runs on one thread and may see a socket that is ending: ending twice is a
- * no-op for the socket.
+ * <p>Thread-safety: any thread may call any method. The count of places and the sets of sockets are concurrent; a
+ * place is taken before the upgrade and given back once: {@link #closed} when the socket closes, {@link #release} for
+ * an upgrade that did not happen, or the sweep for a socket that never opened (the socket's own flags decide, once,
+ * between its open and the sweep, and between its close and the sweep). The sweep runs on one thread and may see a
+ * socket that is ending: ending twice is a no-op for the socket.
  */
 final class Sockets {
 
     private final int maxSockets;
     private final long maxLifetimeNanos;
     private final long drainTimeoutNanos;
+    private final long openTimeoutNanos;
     private final AtomicInteger places = new AtomicInteger();
     private final Set<EventSocket> open = ConcurrentHashMap.newKeySet();
+    /** Upgraded, not known to be open yet; each leaves at its open, its close, or the sweep after the open timeout. */
+    private final Set<EventSocket> upgraded = ConcurrentHashMap.newKeySet();
 
-    Sockets(int maxSockets, long maxLifetimeNanos, long drainTimeoutNanos) {
+    Sockets(int maxSockets, long maxLifetimeNanos, long drainTimeoutNanos, long openTimeoutNanos) {
         this.maxSockets = maxSockets;
         this.maxLifetimeNanos = maxLifetimeNanos;
         this.drainTimeoutNanos = drainTimeoutNanos;
+        this.openTimeoutNanos = openTimeoutNanos;
     }
 
     /** Takes a place for a new socket; false when {@code maxSockets} are open. */
@@ -46,13 +53,20 @@ final class Sockets {
         places.decrementAndGet();
     }
 
+    /** The upgrade of {@code socket} was answered: the sweep gives its place back if it has not opened in time. */
+    void upgraded(EventSocket socket) {
+        upgraded.add(socket);
+    }
+
     /** Registers an open socket, which holds a place taken by {@link #tryOpen}. */
     void started(EventSocket socket) {
+        upgraded.remove(socket);
         open.add(socket);
     }
 
     /** The socket closed (opened or not): its place is free again. Called once per socket ({@link EventSocket} sees to it). */
     void closed(EventSocket socket) {
+        upgraded.remove(socket);
         open.remove(socket);
         places.decrementAndGet();
     }
@@ -75,8 +89,21 @@ final class Sockets {
         return sum;
     }
 
-    /** Drops the stalled sockets and ends those past their lifetime or credentials; every few hundred ms. */
-    void sweep(long nowNanos) {
+    /**
+     * Drops the stalled sockets, ends those past their lifetime or credentials, and gives back the places of upgraded
+     * sockets that did not open within the open timeout; every few hundred ms. How many places it gave back.
+     */
+    int sweep(long nowNanos) {
+        int givenUp = 0;
+        for (EventSocket socket : upgraded) {
+            if (nowNanos - socket.openedNanos() > openTimeoutNanos) {
+                upgraded.remove(socket); // either way; one that opened or closed meanwhile refuses to be given up
+                if (socket.giveUpUnopened()) {
+                    places.decrementAndGet();
+                    givenUp++;
+                }
+            }
+        }
         for (EventSocket socket : open) {
             if (socket.stalled(nowNanos, drainTimeoutNanos)) {
                 socket.drop("nothing written for events.websocket.drainTimeout");
@@ -86,5 +113,6 @@ final class Sockets {
                 socket.reconnect();
             }
         }
+        return givenUp;
     }
 }

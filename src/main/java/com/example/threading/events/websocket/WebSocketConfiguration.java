@@ -71,6 +71,17 @@ public final class WebSocketConfiguration {
     @JsonProperty
     private Duration drainTimeout = Duration.seconds(10);
 
+    /**
+     * An upgraded socket that has not opened after this long gives back its place in {@code maxSockets} (counted in
+     * {@code events.websocket.never-opened}): over HTTP/2 a client can reset the socket's stream between the answer and
+     * the open, and Jetty then tells the socket nothing. One that opens later is closed with 1013.
+     */
+    @NotNull
+    @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+    @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+    @JsonProperty
+    private Duration openTimeout = Duration.seconds(10);
+
     /** Messages a client may send per second (a burst of as many is allowed); one more gets an error message. */
     @Min(1)
     @Max(100_000)
@@ -112,6 +123,10 @@ public final class WebSocketConfiguration {
 
     Duration getDrainTimeout() {
         return drainTimeout;
+    }
+
+    Duration getOpenTimeout() {
+        return openTimeout;
     }
 
     int getMaxMessagesPerSecond() {

@@ -106,6 +106,9 @@ final class WebSocketServlet extends HttpServlet {
             EventSocket socket = new EventSocket(with, caller.grant(), access.publisherOf(request), asked, openedNanos,
                     expiresNanos, Context.current());
             upgraded = container.upgrade((upgradeRequest, upgradeResponse) -> socket, request, response);
+            if (upgraded) {
+                sockets.upgraded(socket); // its place comes back at its close, or after openTimeout if it never opens
+            }
         } finally {
             if (!upgraded) {
                 sockets.release(); // no socket: its place is free again

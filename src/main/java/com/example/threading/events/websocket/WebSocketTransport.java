@@ -42,7 +42,8 @@ public final class WebSocketTransport {
      * Adds {@code GET /events/ws} (and its HTTP/2 form, {@code CONNECT}) on {@code http}'s hub to {@code routes} and
      * the WebSocket container to {@code context}, configured by {@code websocket}; publishes on the socket go to
      * {@code sink} within {@code publish}; its metrics {@code events.websocket.*} in {@code metrics}; {@code sweeper}
-     * drops the sockets that stopped draining and ends those past their lifetime or credentials.
+     * drops the sockets that stopped draining, ends those past their lifetime or credentials, and gives back the places
+     * of upgraded sockets that never opened.
      */
     public static void register(EventRoutes routes, EventsHttp http, EventSink sink, PublishBounds publish,
                                 WebSocketConfiguration websocket, MetricRegistry metrics, ScheduledExecutorService sweeper,
@@ -55,18 +56,18 @@ public final class WebSocketTransport {
             container.setIdleTimeout(Duration.ofMillis(heartbeatMs * IDLE_HEARTBEATS));
         });
         Sockets sockets = new Sockets(websocket.getMaxSockets(), websocket.getMaxLifetime().toNanoseconds(),
-                websocket.getDrainTimeout().toNanoseconds());
-        sweeper.scheduleWithFixedDelay(() -> {
-            try {
-                sockets.sweep(System.nanoTime());
-            } catch (RuntimeException bug) {
-                LOG.error("sweeping the sockets failed; the next sweep retries", bug); // thrown, it would end the sweeps
-            }
-        }, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
+                websocket.getDrainTimeout().toNanoseconds(), websocket.getOpenTimeout().toNanoseconds());
         metrics.register("events.websocket.open", (Gauge<Integer>) sockets::openCount);
         metrics.register("events.websocket.max-sockets", (Gauge<Integer>) sockets::maxSockets);
         metrics.register("events.websocket.unsent-bytes", (Gauge<Long>) sockets::unsentBytes);
         SocketMetrics meters = new SocketMetrics(metrics);
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                meters.neverOpened.mark(sockets.sweep(System.nanoTime()));
+            } catch (RuntimeException bug) {
+                LOG.error("sweeping the sockets failed; the next sweep retries", bug); // thrown, it would end the sweeps
+            }
+        }, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
         SocketJson json = new SocketJson(http.json().mapper());
         SocketPublishing publishing = new SocketPublishing(sink, http.hub()::admitTopics, http.access(),
                 http.json().mapper(), json, meters, new SocketPublishing.Limits(publish.maxEventBytes(),

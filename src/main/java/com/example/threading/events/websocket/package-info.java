@@ -13,6 +13,7 @@
  * hub's dispatcher, through one sequential executor per socket (so they keep the events' order) over one queue that
  * at most two container tasks per core drain ({@code DrainingExecutor}: no pool thread woken per socket per event);
  * Jetty writes them ({@code sendText} with a callback, never a blocking send); the {@code events-deadlines} thread
- * sweeps the sockets, dropping stalled readers and ending sockets past their lifetime or credentials.
+ * sweeps the sockets, dropping stalled readers, ending sockets past their lifetime or credentials, and giving back the
+ * places of upgraded sockets that never opened.
  */
 package com.example.threading.events.websocket;

@@ -27,7 +27,19 @@ import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import com.example.threading.testing.RawHttpConnection;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HostPortHttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpScheme;
+import org.eclipse.jetty.http.MetaData;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.api.Session;
+import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.frames.HeadersFrame;
+import org.eclipse.jetty.http2.frames.ResetFrame;
 import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
 import org.eclipse.jetty.io.ClientConnector;
 import org.eclipse.jetty.websocket.api.StatusCode;
@@ -146,6 +158,45 @@ class WebSocketTest {
             assertThat(stopMs).as("stop, with a 10 s grace period").isLessThan(9_000L);
         } finally {
             overH2c.stop();
+        }
+    }
+
+    @Test
+    void aStreamResetAroundTheUpgradeGivesBackItsPlace() throws Exception {
+        start(ConfigOverride.config("events.websocket.maxSockets", "3"), ConfigOverride.config("events.websocket.openTimeout", "500ms"));
+        HTTP2Client h2 = new HTTP2Client(new ClientConnector());
+        h2.start();
+        try {
+            Session session = h2.connect(new InetSocketAddress("127.0.0.1", support.getLocalPort()), new Session.Listener() { })
+                    .get(10, TimeUnit.SECONDS);
+            // Over HTTP/2 a client may reset the socket's stream at any time: here once its CONNECT is sent, or once
+            // the answer came. Jetty tells a socket reset before its open nothing at all: until the sweep gives their
+            // places back, such sockets fill maxSockets, and the next CONNECTs get 503.
+            int upgrades = 0; // answered 200 (the others 503)
+            for (int i = 0; i < 30; i++) {
+                CompletableFuture<Integer> answered = new CompletableFuture<>();
+                MetaData.ConnectRequest connect = new MetaData.ConnectRequest(HttpScheme.HTTP,
+                        new HostPortHttpField("127.0.0.1:" + support.getLocalPort()), "/events/ws?topic=reset",
+                        HttpFields.build().put("Sec-WebSocket-Version", "13"), "websocket");
+                Stream stream = session.newStream(new HeadersFrame(connect, null, false), new Stream.Listener() {
+                    @Override
+                    public void onHeaders(Stream answering, HeadersFrame frame) {
+                        answered.complete(((MetaData.Response) frame.getMetaData()).getStatus());
+                    }
+                }).get(10, TimeUnit.SECONDS);
+                if (i % 2 == 0) {
+                    int status = answered.get(10, TimeUnit.SECONDS);
+                    assertThat(status).isIn(200, 503);
+                    upgrades += status == 200 ? 1 : 0;
+                }
+                stream.reset(new ResetFrame(stream.getId(), ErrorCode.CANCEL_STREAM_ERROR.code)).get(10, TimeUnit.SECONDS);
+            }
+            assertThat(upgrades).as("CONNECTs answered 200").isPositive();
+            // Every place comes back: an opened socket's at its close, an unopened one's at the sweep (openTimeout).
+            Await.until(() -> openAll(3, "/events/ws?topic=after"), BOUND, "all 3 places free again");
+            assertThat(upgradeStatus("/events/ws?topic=after")).as("a fourth: maxSockets still counted").isEqualTo(503);
+        } finally {
+            h2.stop();
         }
     }
 
@@ -359,6 +410,21 @@ class WebSocketTest {
     private static long writeCalls(Path io) throws IOException {
         return Files.readAllLines(io).stream().filter(line -> line.startsWith("syscw:"))
                 .mapToLong(line -> Long.parseLong(line.substring("syscw:".length()).trim())).findFirst().orElseThrow();
+    }
+
+    /** Opens {@code count} sockets and keeps them, or closes what it opened and answers false if one is refused. */
+    private boolean openAll(int count, String pathAndQuery) {
+        List<TestSocket> opened = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                opened.add(TestSocket.open(client, wsUri(pathAndQuery), Map.of(), BOUND));
+            }
+            sockets.addAll(opened);
+            return true;
+        } catch (Exception refused) {
+            opened.forEach(TestSocket::close);
+            return false;
+        }
     }
 
     private TestSocket open(String pathAndQuery) throws Exception {
