@@ -74,8 +74,8 @@ final class BatchRounds {
         return figures;
     }
 
-    /** {@code sockets} WebSockets of {@code topic} (HTTP/1.1, a connection each), then {@code warmUp + rounds} rounds. */
-    List<Round> websocket(String topic, int sockets, int warmUp, int rounds, long deadlineNanos) throws Exception {
+    /** {@code sockets} WebSockets of {@code topic} over {@code protocol}, then {@code warmUp + rounds} rounds. */
+    List<Round> websocket(String topic, Protocol protocol, int sockets, int warmUp, int rounds, long deadlineNanos) throws Exception {
         Receipts receipts = new Receipts(sockets);
         SocketReaders.Listener listener = (socket, text, at) -> {
             JsonNode message = json(text);
@@ -84,7 +84,7 @@ final class BatchRounds {
             }
         };
         List<Round> figures;
-        try (SocketReaders readers = new SocketReaders(sockets)) {
+        try (SocketReaders readers = new SocketReaders(protocol, sockets)) {
             List<URI> urls = new ArrayList<>(sockets);
             URI base = URI.create("ws://" + app.getAuthority());
             for (int i = 0; i < sockets; i++) {
@@ -92,7 +92,7 @@ final class BatchRounds {
             }
             int open = readers.open(urls, listener, deadlineNanos);
             if (open < sockets) {
-                throw new IllegalStateException("only " + open + " of " + sockets + " sockets opened (" + readers.failed() + " failed: "
+                throw new IllegalStateException("only " + open + " of " + sockets + " sockets opened over " + protocol.label() + " (" + readers.failed() + " failed: "
                         + readers.lastFailure() + ")");
             }
             figures = pushRounds(topic, receipts, "events.websocket.open", warmUp, rounds, deadlineNanos);

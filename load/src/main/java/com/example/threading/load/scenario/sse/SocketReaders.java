@@ -1,5 +1,6 @@
 package com.example.threading.load.scenario.sse;
 
+import com.example.threading.load.engine.http.Protocol;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,13 +9,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.http2.client.HTTP2Client;
+import org.eclipse.jetty.http2.client.transport.HttpClientTransportOverHTTP2;
+import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.client.WebSocketClient;
 
 /**
  * WebSocket readers of {@code GET /events/ws} on Jetty's own WebSocket client (the tool writes no WebSocket framing
- * itself): one HTTP/1.1 connection per socket (the service offers no WebSocket over HTTP/2), read by Jetty's selector
- * and pool threads without a thread per socket.
+ * itself), read by Jetty's selector and pool threads without a thread per socket: over HTTP/1.1 each socket is a
+ * connection of its own; over h2c each is a stream opened by RFC 8441's extended CONNECT, many to a connection (Jetty
+ * opens another when one carries as many streams as the server allows).
  *
  * <p>Thread-safety: the scenario's thread opens and closes; each socket's messages arrive on Jetty's threads, in order
  * per socket, and are handed to the {@link Listener} there; the counters are atomic.
@@ -30,17 +36,24 @@ final class SocketReaders implements AutoCloseable {
         void message(int socket, String text, long atNanos);
     }
 
-    private final HttpClient http = new HttpClient();
-    private final WebSocketClient client = new WebSocketClient(http);
+    /** How long {@link #close()} waits for the sockets' close handshakes. */
+    private static final int CLOSING_SECONDS = 30;
+
+    private final HttpClient http;
+    private final WebSocketClient client;
     private final List<Session> sessions = new ArrayList<>();
     private final AtomicInteger failed = new AtomicInteger();
     private volatile String lastFailure = "";
 
-    /** A started client for up to {@code sockets} sockets. */
-    SocketReaders(int sockets) throws Exception {
-        http.setMaxConnectionsPerDestination(sockets + 16);
+    /** A started client for up to {@code sockets} sockets over {@code protocol}. */
+    SocketReaders(Protocol protocol, int sockets) throws Exception {
+        http = protocol == Protocol.H2C ? new HttpClient(new HttpClientTransportOverHTTP2(new HTTP2Client())) : new HttpClient();
+        client = new WebSocketClient(http);
+        http.setMaxConnectionsPerDestination(protocol == Protocol.H2C ? 256 : sockets + 16);
+        http.setMaxRequestsQueuedPerDestination(sockets + 1024);
         http.setConnectTimeout(10_000);
         client.setIdleTimeout(Duration.ofMinutes(10)); // idle between events for as long as the scenario wants
+        client.setStopTimeout(0); // close() waits for the sockets itself
         client.start();
     }
 
@@ -71,13 +84,26 @@ final class SocketReaders implements AutoCloseable {
         return lastFailure;
     }
 
-    /** Closes every socket and stops the client. */
+    /**
+     * Closes every socket with 1000, waits up to {@value #CLOSING_SECONDS} s for the close handshakes (then drops the
+     * connections of any left), and stops the client. The client stops without its own graceful wait: over h2c, Jetty's
+     * client (12.0.21) keeps some sessions in its tracker after their close handshakes completed, and its graceful stop
+     * then waits out the whole stop timeout.
+     */
     @Override
     public void close() throws Exception {
         for (Session session : sessions) {
-            session.disconnect();
+            session.close(StatusCode.NORMAL, "done", Callback.NOOP);
         }
-        client.stop();
-        http.stop();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLOSING_SECONDS);
+        while (sessions.stream().anyMatch(Session::isOpen) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        sessions.stream().filter(Session::isOpen).forEach(Session::disconnect);
+        try {
+            client.stop();
+        } finally {
+            http.stop();
+        }
     }
 }

@@ -25,10 +25,10 @@ import picocli.CommandLine.Option;
  * long-polls, both over h2c, round by round (the server's batch time and the client's publish → last receipt); (2) the
  * server's heap per idle stream after forced full GCs, over h2c and HTTP/1.1; (3) chat rooms over streams with every
  * delivery checked for loss, duplicates and order, then the same with one reader that never reads, which the server must
- * shed while the others' p99 holds; (4, part {@code ws}, not run by default) WebSockets beside both: one event to N
- * sockets against N streams and N parked long-polls in the same run, and the server's heap per idle socket beside an
- * idle stream's and a parked long-poll's. Readers are OkHttp's EventSource ({@link SseReaders}) and Jetty's WebSocket client
- * ({@link SocketReaders}); {@link SseView} reports.
+ * shed while the others' p99 holds; (4, part {@code ws}, not run by default) WebSockets (HTTP/1.1 or h2c) beside both:
+ * one event to N sockets against N streams and N parked long-polls in the same run, and the server's heap per idle
+ * socket beside an idle stream's and a parked long-poll's. Readers are OkHttp's EventSource ({@link SseReaders}) and
+ * Jetty's WebSocket client ({@link SocketReaders}); {@link SseView} reports.
  */
 @Command(name = "sse",
         description = "Server-Sent Events beside the long-poll on one service: one event to N streams vs N parked long-polls (h2c), "
@@ -47,6 +47,11 @@ public final class SseScenario extends ScenarioCommand {
     @Option(names = "--sockets", defaultValue = "5000", description = "WebSockets, and as many streams (h2c) and parked long-polls (h2c), "
             + "in the ws part; a socket is a connection of its own, a file in this process and in the service's (default: ${DEFAULT-VALUE})")
     int sockets;
+
+    @Option(names = "--socket-protocol", defaultValue = "http1", description = "What the ws part's sockets run over: http1 (a "
+            + "connection each) or h2c (RFC 8441: a stream each, many to a connection, so that more sockets fit under the open-file "
+            + "limit) (default: ${DEFAULT-VALUE})")
+    String socketProtocol;
 
     @Option(names = "--rounds", defaultValue = "5", description = "Measured rounds (one event each) per transport (default: ${DEFAULT-VALUE})")
     int rounds;
@@ -117,7 +122,7 @@ public final class SseScenario extends ScenarioCommand {
                 .configure("room messages /s", rate).configure("rooms run", duration).configure("rooms warm-up", roomsWarmup).configure("message bytes", messageBytes)
                 .configure("ballast", ballastBytes + " B × " + Report.num(ballastRate) + "/s on " + RoomTraffic.BALLAST_TOPIC)
                 .configure("events.sse.drainTimeout", drainTimeout).configure("events.sse.maxUnsentBytes", "64KiB (the service's default)")
-                .configure("parts", String.join(",", parts));
+                .configure("parts", String.join(",", parts)).configure("sockets", sockets + " over " + socketProtocol().label());
         report.environment("stream readers", "OkHttp " + okhttp3.OkHttp.VERSION + " EventSource (okhttp-sse), reader bodies on "
                 + SseReaders.threadKind());
         report.environment("long-poll client", "Jetty HttpClient (HTTP/2 prior knowledge)");
@@ -140,7 +145,8 @@ public final class SseScenario extends ScenarioCommand {
                     + "reads, which must be shed while the others' p99 stays within 1.2× (goal).");
         }
         if (parts.contains("ws")) {
-            summary.add("WebSocket (GET /events/ws): " + sockets + " sockets of one topic (HTTP/1.1, a connection each), then as many "
+            summary.add("WebSocket (GET /events/ws): " + sockets + " sockets of one topic (" + (socketProtocol() == Protocol.H2C
+                    ? "h2c, RFC 8441: a stream each" : "HTTP/1.1, a connection each") + "), then as many "
                     + "streams and parked long-polls (h2c), the same rounds and figures; goal: sockets and streams ≤ 1× the "
                     + "long-poll. Then the server's heap per idle socket beside an idle stream's and a parked long-poll's.");
         }
@@ -205,14 +211,14 @@ public final class SseScenario extends ScenarioCommand {
         List<BatchRounds.Round> sse;
         List<BatchRounds.Round> poll;
         try {
-            ws = batch.websocket("ws-socket", sockets, warmupRounds, rounds, deadline().within(Duration.ofMinutes(8)));
+            ws = batch.websocket("ws-socket", socketProtocol(), sockets, warmupRounds, rounds, deadline().within(Duration.ofMinutes(8)));
             sse = batch.sse("ws-sse", sockets, warmupRounds, rounds, deadline().within(Duration.ofMinutes(8)));
             poll = batch.longPoll("ws-poll", sockets, warmupRounds, rounds, deadline().within(Duration.ofMinutes(8)));
         } finally {
             batch.close();
         }
-        return new SseView.Sockets(sockets, ws, sse, poll, List.of(socketHeap(admin, app, server, sockets),
-                heap(admin, app, server, Protocol.H2C, sockets), pollHeap(admin, app, server, sockets)));
+        return new SseView.Sockets(sockets, socketProtocol(), ws, sse, poll, List.of(socketHeap(admin, app, server, sockets),
+                heap(admin, app, server, Protocol.H2C, sockets).beside("SSE stream (h2c)"), pollHeap(admin, app, server, sockets)));
     }
 
     /** The server's heap per parked long-poll (h2c): forced full GCs with none parked, then with {@code count} parked. */
@@ -228,7 +234,7 @@ public final class SseScenario extends ScenarioCommand {
             }
             open = liveHeapMb(admin);
         }
-        return new SseView.Heap("long-poll, parked (h2c)", count, none, open);
+        return new SseView.Heap("long-poll, parked (h2c)", count, none, open, Double.NaN);
     }
 
     /** The server's heap per idle socket: forced full GCs with none open, then with {@code count} open. */
@@ -236,7 +242,7 @@ public final class SseScenario extends ScenarioCommand {
         server.awaitValue("events.websocket.open", value -> value == 0, deadline().within(Duration.ofSeconds(30)));
         double none = liveHeapMb(admin);
         double open;
-        try (SocketReaders readers = new SocketReaders(count)) {
+        try (SocketReaders readers = new SocketReaders(socketProtocol(), count)) {
             List<URI> urls = new ArrayList<>(count);
             URI base = URI.create("ws://" + app.getAuthority());
             for (int i = 0; i < count; i++) {
@@ -249,7 +255,7 @@ public final class SseScenario extends ScenarioCommand {
             server.awaitValue("events.websocket.open", value -> value >= count, deadline().within(Duration.ofSeconds(30)));
             open = liveHeapMb(admin);
         }
-        return new SseView.Heap("WebSocket (HTTP/1.1)", count, none, open);
+        return new SseView.Heap("WebSocket (" + socketProtocol().label() + ")", count, none, open, Double.NaN);
     }
 
     /** The server's heap per idle stream over {@code protocol}: forced full GCs with none open, then with {@code count} open. */
@@ -269,7 +275,7 @@ public final class SseScenario extends ScenarioCommand {
             server.awaitValue("events.sse.open", value -> value >= count, deadline().within(Duration.ofSeconds(30)));
             open = liveHeapMb(admin);
         }
-        return new SseView.Heap(protocol.label(), count, none, open);
+        return SseView.Heap.ofStreams(protocol, count, none, open);
     }
 
     /** The lower of two heap readings, each right after a forced full GC (MiB). */
@@ -285,7 +291,17 @@ public final class SseScenario extends ScenarioCommand {
         return lowest;
     }
 
+    /** The ws part's protocol, from {@code --socket-protocol}. */
+    private Protocol socketProtocol() {
+        return switch (socketProtocol) {
+            case "http1" -> Protocol.HTTP1;
+            case "h2c" -> Protocol.H2C;
+            default -> throw new IllegalArgumentException("--socket-protocol takes http1 or h2c, not " + socketProtocol);
+        };
+    }
+
     private void validate() throws IOException {
+        socketProtocol();
         for (String part : parts) {
             if (!PARTS.contains(part)) {
                 throw new IllegalArgumentException("--parts takes " + PARTS + ", not " + part);
@@ -306,10 +322,12 @@ public final class SseScenario extends ScenarioCommand {
                     + "with --java for the service's JDK), or give fewer --streams.");
         }
         long files = openFileLimit();
-        int connections = Math.max(parts.contains("heap") ? http1Streams : 0, parts.contains("ws") ? sockets : 0);
+        int connections = Math.max(parts.contains("heap") ? http1Streams : 0,
+                parts.contains("ws") && socketProtocol() == Protocol.HTTP1 ? sockets : 0);
         if (files > 0 && connections + 1_000 > files) {
-            throw new IllegalArgumentException("--http1-streams and --sockets need a connection each (" + connections + "), and this process "
-                    + "may open " + files + " files (ulimit -n): give fewer or raise the limit (ulimit -n, or as root prlimit --nofile=N:N)");
+            throw new IllegalArgumentException("--http1-streams and --sockets over http1 need a connection each (" + connections + "), and this "
+                    + "process may open " + files + " files (ulimit -n): give fewer, raise the limit (ulimit -n, or as root prlimit "
+                    + "--nofile=N:N), or run the sockets over h2c (--socket-protocol h2c)");
         }
     }
 

@@ -1,5 +1,6 @@
 package com.example.threading.load.scenario.sse;
 
+import com.example.threading.load.engine.http.Protocol;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.HistogramLogs;
 import com.example.threading.load.report.Plots;
@@ -30,18 +31,24 @@ final class SseView {
     static final double P99_GOAL_RATIO = 1.2;
 
     /** Heap after forced full GCs with none and with {@code streams} idle streams open (MiB). */
-    record Heap(String protocol, int streams, double noneMb, double openMb) {
-        double kibPerStream() {
-            return (openMb - noneMb) * 1024 / streams;
+    record Heap(String protocol, int streams, double noneMb, double openMb, double goalKib) {
+        /** An idle stream's heap over {@code protocol}, with the streams' goal for it. */
+        static Heap ofStreams(Protocol protocol, int streams, double noneMb, double openMb) {
+            return new Heap(protocol.label(), streams, noneMb, openMb, protocol == Protocol.H2C ? HEAP_GOAL_H2C_KIB : HEAP_GOAL_HTTP1_KIB);
         }
 
-        double goalKib() {
-            return protocol.equals("h2c") ? HEAP_GOAL_H2C_KIB : HEAP_GOAL_HTTP1_KIB;
+        /** The same reading under {@code label}, without a goal (set beside others, not against one). */
+        Heap beside(String label) {
+            return new Heap(label, streams, noneMb, openMb, Double.NaN);
+        }
+
+        double kibPerStream() {
+            return (openMb - noneMb) * 1024 / streams;
         }
     }
 
     /** The ws part: the rounds of each transport at {@code clients} clients, and the heap per idle socket and stream. */
-    record Sockets(int clients, List<BatchRounds.Round> ws, List<BatchRounds.Round> sse, List<BatchRounds.Round> poll, List<Heap> heaps) {
+    record Sockets(int clients, Protocol protocol, List<BatchRounds.Round> ws, List<BatchRounds.Round> sse, List<BatchRounds.Round> poll, List<Heap> heaps) {
     }
 
     /** One rooms run. */
@@ -119,7 +126,8 @@ final class SseView {
         for (Heap heap : heaps) {
             double kib = heap.kibPerStream();
             rows.add(List.of(heap.protocol(), Integer.toString(heap.streams()), Report.num(heap.noneMb()), Report.num(heap.openMb()),
-                    Report.num(Math.round(kib * 100) / 100.0), "≤ " + Report.num(heap.goalKib()) + " KiB: " + verdict(kib <= heap.goalKib())));
+                    Report.num(Math.round(kib * 100) / 100.0),
+                    Double.isNaN(heap.goalKib()) ? "" : "≤ " + Report.num(heap.goalKib()) + " KiB: " + verdict(kib <= heap.goalKib())));
             Map<String, Object> value = new LinkedHashMap<>();
             value.put("protocol", heap.protocol());
             value.put("streams", heap.streams());
@@ -138,7 +146,7 @@ final class SseView {
         double pollClient = median(run.poll(), BatchRounds.Round::clientLastMs);
         List<List<String>> rows = new ArrayList<>();
         Map<String, List<BatchRounds.Round>> transports = new LinkedHashMap<>();
-        transports.put("WebSocket (GET /events/ws, HTTP/1.1)", run.ws());
+        transports.put("WebSocket (GET /events/ws, " + run.protocol().label() + ")", run.ws());
         transports.put("SSE (GET /events/stream, h2c)", run.sse());
         transports.put("long-poll (GET /events, h2c)", run.poll());
         transports.forEach((name, rounds) -> rows.add(List.of(name, Integer.toString(run.clients()),
@@ -159,8 +167,9 @@ final class SseView {
                 + "ms of " + count(run.ws()) + " rounds", List.of("transport", "clients", "server event-to-last-write",
                 "server event-to-queued", "client publish → last receipt", "received"), rows));
         report.note("For a socket the server's event-to-last-write ends when the last socket's flush was handed to Jetty "
-                + "(its batched messages written, or queued behind a write the network has not taken); each socket is a "
-                + "connection of its own (HTTP/1.1), where the streams and polls share a few h2c connections.");
+                + "(its batched messages written, or queued behind a write the network has not taken); " + (run.protocol() == Protocol.H2C
+                ? "the sockets, like the streams and polls, are h2c streams sharing a few connections (RFC 8441)."
+                : "each socket is a connection of its own (HTTP/1.1), where the streams and polls share a few h2c connections."));
         values.put("webSocketRounds", run.ws());
         values.put("sseRounds", run.sse());
         values.put("longPollRounds", run.poll());

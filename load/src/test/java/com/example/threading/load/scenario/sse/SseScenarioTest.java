@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The sse scenario in a tiny configuration against the service jar: the batch side by side with figures from the server
@@ -77,13 +79,14 @@ class SseScenarioTest {
         assertThat(stalled.path("shedAfterSeconds").asDouble()).isPositive();
     }
 
-    @Test
-    void socketsBesideStreamsAndLongPollsWithHeapFigures(@TempDir Path out) throws Exception {
-        Path folder = ReportAssertions.run(out, "sse", "--parts", "ws", "--sockets", "40", "--rounds", "2", "--warmup-rounds", "1",
-                "--max-duration", "300s");
+    @ParameterizedTest
+    @CsvSource({"http1, HTTP/1.1", "h2c, h2c"})
+    void socketsBesideStreamsAndLongPollsWithHeapFigures(String socketProtocol, String label, @TempDir Path out) throws Exception {
+        Path folder = ReportAssertions.run(out, "sse", "--parts", "ws", "--sockets", "40", "--socket-protocol", socketProtocol, "--rounds", "2",
+                "--warmup-rounds", "1", "--max-duration", "300s");
         JsonNode results = assertReportFiles(folder);
         assertThat(Files.readString(folder.resolve("report.md"))).contains("WebSocket beside SSE and the long-poll",
-                "Server heap per idle socket, idle stream and parked long-poll");
+                "| WebSocket (GET /events/ws, " + label + ") | 40 |", "Server heap per idle socket, idle stream and parked long-poll");
         JsonNode websocket = results.path("data").path("sse").path("websocket");
         assertThat(websocket.path("clients").asInt()).isEqualTo(40);
         for (String figure : new String[] {"websocketServerRatio", "websocketClientRatio", "sseServerRatio", "sseClientRatio"}) {
@@ -98,8 +101,8 @@ class SseScenarioTest {
         }
         JsonNode heap = websocket.path("heap");
         assertThat(heap).hasSize(3);
-        assertThat(heap.get(0).path("protocol").asText()).isEqualTo("WebSocket (HTTP/1.1)");
-        assertThat(heap.get(1).path("protocol").asText()).isEqualTo("h2c");
+        assertThat(heap.get(0).path("protocol").asText()).isEqualTo("WebSocket (" + label + ")");
+        assertThat(heap.get(1).path("protocol").asText()).isEqualTo("SSE stream (h2c)");
         assertThat(heap.get(2).path("protocol").asText()).isEqualTo("long-poll, parked (h2c)");
         for (JsonNode client : heap) {
             assertThat(client.path("streams").asInt()).isEqualTo(40);
