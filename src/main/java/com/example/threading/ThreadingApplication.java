@@ -11,6 +11,7 @@ import com.example.threading.events.longpoll.LongPollTransport;
 import com.example.threading.events.sse.SseTransport;
 import com.example.threading.events.stream.redis.RedisEventStream;
 import com.example.threading.events.stream.redis.RedisEventStreamBundle;
+import com.example.threading.events.websocket.WebSocketTransport;
 import com.example.threading.health.ReadinessBundle;
 import com.example.threading.jetty.JettyBundle;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
@@ -65,7 +66,8 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         // events.sse.maxStreams): admission does not count them; nor
         // does it count the balancer's readiness probe, so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
-                LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, SseTransport.PATH, ReadinessBundle.PATH));
+                LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, SseTransport.PATH, WebSocketTransport.PATH,
+                ReadinessBundle.PATH));
         // Last, so that its handler runs first: every request's id, trace and MDC, 503s of admission control included.
         bootstrap.addBundle(context);
     }

@@ -11,10 +11,14 @@ import com.example.threading.testing.LoopbackHttp.Answer;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -137,6 +141,11 @@ class AdmissionControlTest {
         assertThat(HTTP.postJson(app("/events"), "{\"while\":\"full\"}").status()).isEqualTo(200);
         // Neither is the load balancer's readiness probe: a busy instance stays in rotation (docs/operations.md).
         assertThat(HTTP.get(app("/ready")).status()).isEqualTo(200);
+        // Nor a socket's upgrade (events.websocket.maxSockets bounds those): over h2c a client opens hundreds at once.
+        WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
+                .buildAsync(URI.create("ws://127.0.0.1:" + APP.getLocalPort() + "/events/ws?topic=while-full"), new WebSocket.Listener() { })
+                .orTimeout(10, TimeUnit.SECONDS).join();
+        socket.abort();
 
         assertThat(cached.join()).extracting(Answer::status).containsOnly(200);
         Await.until(() -> admin().gauge("admission.active") == 0, Duration.ofSeconds(5), "places free");
