@@ -39,7 +39,8 @@ class ScenarioOptionsTest {
                     "--rooms", "--rooms-per-client", "--streams", "--transport", "--warmup"),
             "cost", List.of("--connections", "--events-per-second", "--polls", "--seconds", "--warmup"),
             "sse", List.of("--ballast-bytes", "--ballast-rate", "--drain-timeout", "--duration", "--http1-streams", "--message-bytes", "--parts",
-                    "--rate", "--readers-per-room", "--rooms", "--rooms-warmup", "--rounds", "--sockets", "--streams", "--warmup-rounds"));
+                    "--rate", "--readers-per-room", "--rooms", "--rooms-warmup", "--rounds", "--socket-protocol", "--sockets", "--streams",
+                    "--warmup-rounds"));
 
     private static final Map<String, Duration> MAX_DURATION = Map.of("wave", Duration.ofSeconds(900), "longpoll", Duration.ofSeconds(600),
             "probe", Duration.ofSeconds(1200), "limit", Duration.ofSeconds(300), "soak", Duration.ofSeconds(1200),
