@@ -62,9 +62,9 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new LiveBundle());
         // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
         bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
-        // Long-polls and event streams have their own bounds (events.maxParked, events.maxPublishing,
-        // events.sse.maxStreams): admission does not count them; nor
-        // does it count the balancer's readiness probe, so a busy instance stays in rotation.
+        // Long-polls, event streams and sockets have their own bounds (events.maxParked, events.maxPublishing,
+        // events.sse.maxStreams, events.websocket.maxSockets): admission does not count them; nor does it count the
+        // balancer's readiness probe, so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
                 LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, SseTransport.PATH, WebSocketTransport.PATH,
                 ReadinessBundle.PATH));

@@ -459,10 +459,9 @@ public final class EventSocket implements Session.Listener {
         }
     }
 
-    /** The socket closed or failed: no more polls, the waiting one withdrawn, its place given back (once, opened or not). */
     /**
-     * Called by the sweep for a socket upgraded longer than the open timeout ago: true, and the socket will never run,
-     * unless it opened or was released first.
+     * Gives up a socket the sweep found upgraded longer than the open timeout ago: true when its place is to be given
+     * back (it will never run), false when it opened or was released first.
      */
     boolean giveUpUnopened() {
         if (!openOrGivenUp.compareAndSet(false, true)) {
@@ -472,6 +471,7 @@ public final class EventSocket implements Session.Listener {
         return released.compareAndSet(false, true);
     }
 
+    /** The socket closed or failed: no more polls, the waiting one withdrawn, its place given back (once, opened or not). */
     private void released() {
         ending.set(true);
         withdrawCurrent();

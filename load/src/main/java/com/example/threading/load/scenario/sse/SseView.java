@@ -30,7 +30,10 @@ final class SseView {
     static final double HEAP_GOAL_HTTP1_KIB = 8;
     static final double P99_GOAL_RATIO = 1.2;
 
-    /** Heap after forced full GCs with none and with {@code streams} idle streams open (MiB). */
+    /**
+     * Heap after forced full GCs with none and with {@code streams} idle clients open (MiB); {@code goalKib} per client,
+     * NaN for a row set beside the others without a goal.
+     */
     record Heap(String protocol, int streams, double noneMb, double openMb, double goalKib) {
         /** An idle stream's heap over {@code protocol}, with the streams' goal for it. */
         static Heap ofStreams(Protocol protocol, int streams, double noneMb, double openMb) {
