@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The open sockets of this instance: the bound on how many ({@link #tryOpen}, given back when a socket closes), and
  * the sweep that drops sockets whose network took nothing for the drain deadline, ends those past their lifetime or
  * their credentials, and gives back the place of an upgraded socket that never opened. (Over HTTP/2 a client may
- * reset the socket's stream between the upgrade's answer and the open; Jetty then calls none of the endpoint's
- * methods, not even its close, so nothing else would give that place back.)
+ * reset the socket's stream between the upgrade's answer and the open; for some such sockets Jetty then calls none
+ * of the endpoint's methods, not even its close, so nothing else would give that place back.)
  *
  * <p>Thread-safety: any thread may call any method. The count of places and the sets of sockets are concurrent; a
  * place is taken before the upgrade and given back once: {@link #closed} when the socket closes, {@link #release} for

@@ -74,7 +74,7 @@ public final class WebSocketConfiguration {
     /**
      * An upgraded socket that has not opened after this long gives back its place in {@code maxSockets} (counted in
      * {@code events.websocket.never-opened}): over HTTP/2 a client can reset the socket's stream between the answer and
-     * the open, and Jetty then tells the socket nothing. One that opens later is closed with 1013.
+     * the open, and Jetty may then tell the socket nothing. One that opens later is closed with 1013.
      */
     @NotNull
     @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)

@@ -170,8 +170,8 @@ class WebSocketTest {
             Session session = h2.connect(new InetSocketAddress("127.0.0.1", support.getLocalPort()), new Session.Listener() { })
                     .get(10, TimeUnit.SECONDS);
             // Over HTTP/2 a client may reset the socket's stream at any time: here once its CONNECT is sent, or once
-            // the answer came. Jetty tells a socket reset before its open nothing at all: until the sweep gives their
-            // places back, such sockets fill maxSockets, and the next CONNECTs get 503.
+            // the answer came. Jetty may tell a socket reset before its open nothing at all: until the sweep gives
+            // their places back, such sockets fill maxSockets, and the next CONNECTs get 503.
             int upgrades = 0; // answered 200 (the others 503)
             for (int i = 0; i < 30; i++) {
                 CompletableFuture<Integer> answered = new CompletableFuture<>();
