@@ -45,7 +45,8 @@ import org.HdrHistogram.Recorder;
  * theirs; the members take turns, a batch each). Each
  * client keeps a {@link DeliveryLedger} per room (ids are per topic) that counts lost, duplicated and out-of-order
  * messages. Delivery latency is from a publish's intended send time (open model: a late send does not hide its wait)
- * to each member's receipt, once per member and message, in microseconds.
+ * to each member's receipt, once per member and message, in microseconds; and, to compare with CometD's benchmark, which
+ * measures from when a message is really sent, from that too.
  *
  * <p>Rooms are assigned without randomness: client {@code c} is in rooms {@code (c + k * (rooms / roomsPerClient)) %
  * rooms} for {@code k < roomsPerClient}, so every room has the same number of members when {@code clients} is a
@@ -167,13 +168,14 @@ public final class TopicsTraffic {
      * What a run measured; rates are over the publishing time. {@code deliveries} counts the messages read of publishes
      * answered with their ids (the {@code expectedDeliveries}), each once. {@code missedAnswers} counts {@code missed}
      * answers of polls or {@code missed} messages of sockets; the poll counts are 0 over sockets, {@code sockets} is empty
-     * over polls.
+     * over polls. {@code deliveryMicros} runs from each publish's intended send time, {@code deliveryFromSendMicros} from
+     * when the publisher really sent it (CometD's benchmark measures from there: a late publisher's wait is not counted).
      */
     public record Result(Transport transport, int instances, long published, long publishFailures, Map<String, Long> publishFailureKinds,
                          long expectedDeliveries, long deliveries,
                          long lost, long skipped, long duplicated, long outOfOrder, long missedAnswers, long polls, long timedOutPolls,
                          long refusedPolls, long failedPolls, SocketCounts sockets, double maxPublishLagMs, Histogram publishMicros,
-                         Histogram deliveryMicros, double publishingSeconds) {
+                         Histogram deliveryMicros, Histogram deliveryFromSendMicros, double publishingSeconds) {
 
         /** Deliveries never read although still ahead of the client's cursor when the drain ended: late, not skipped. */
         public long unreadAtEnd() {
@@ -261,8 +263,11 @@ public final class TopicsTraffic {
                 .connectTimeout(Duration.ofSeconds(5)).build();
         ScheduledExecutorService timers = Executors.newScheduledThreadPool(1, daemon("topics-timer"));
         List<Map<Long, Long>> publishedAtNanos = new ArrayList<>();
+        // When the publisher really sent each message, which is what CometD's benchmark measures from (per room, by id).
+        List<Map<Long, Long>> sentAtNanos = new ArrayList<>();
         for (int room = 0; room < plan.rooms(); room++) {
             publishedAtNanos.add(new ConcurrentHashMap<>());
+            sentAtNanos.add(new ConcurrentHashMap<>());
         }
         AtomicLongArray newestPublished = new AtomicLongArray(plan.rooms());
         AtomicLong publishFailures = new AtomicLong();
@@ -310,10 +315,11 @@ public final class TopicsTraffic {
         BatchRooms batchRooms = new BatchRooms(plan.rooms(), plan.batchSize()); // the publisher's thread's alone
         Queue<CompletableFuture<Void>> publishAnswers = new ConcurrentLinkedQueue<>();
         // On the HTTP client's threads: a message's id (-1 when it was not published) and what went wrong otherwise.
-        PublishAnswer answered = (room, id, failureKind, intended) -> {
+        PublishAnswer answered = (room, id, failureKind, intended, sent) -> {
             if (id > 0) {
                 publishLatency.recordValue(Math.max(0, (System.nanoTime() - intended) / 1_000));
                 publishedAtNanos.get(room).put(id, intended);
+                sentAtNanos.get(room).put(id, sent);
                 newestPublished.accumulateAndGet(room, id, Math::max);
             } else {
                 publishFailures.incrementAndGet();
@@ -323,7 +329,8 @@ public final class TopicsTraffic {
         publisher.scheduleAtFixedRate(() -> {
             long batch = batches.getAndIncrement();
             long intended = start + batch * periodNanos;
-            maxLagNanos.accumulateAndGet(System.nanoTime() - intended, Math::max);
+            long sent = System.nanoTime();
+            maxLagNanos.accumulateAndGet(sent - intended, Math::max);
             URI instance = plan.instances().get((int) (batch % plan.instances().size()));
             int[] rooms = batchRooms.next();
             long first = batch * rooms.length;
@@ -333,7 +340,7 @@ public final class TopicsTraffic {
                     int room = rooms[i];
                     publishAnswers.add(from.publish(topic(room), message(first + i, plan.messageBytes()), PUBLISH_TIMEOUT)
                             .handle((id, failure) -> {
-                                answered.accept(room, failure == null ? id : -1, failure == null ? "" : SocketMember.kindOf(failure), intended);
+                                answered.accept(room, failure == null ? id : -1, failure == null ? "" : SocketMember.kindOf(failure), intended, sent);
                                 return null;
                             }));
                 }
@@ -349,7 +356,7 @@ public final class TopicsTraffic {
                                     : idsOf(response.statusCode(), response.body(), rooms.length);
                             String failureKind = kindOf(response, failure);
                             for (int i = 0; i < rooms.length; i++) {
-                                answered.accept(rooms[i], ids.get(i), failureKind, intended);
+                                answered.accept(rooms[i], ids.get(i), failureKind, intended, sent);
                             }
                             return null;
                         }));
@@ -359,7 +366,7 @@ public final class TopicsTraffic {
                     publishAnswers.add(send(publishClient, instance.resolve("/events?topic=" + topic(room)), message(first + i, plan.messageBytes()))
                             .handle((response, failure) -> {
                                 long id = failure == null && response.statusCode() == 200 ? idOf(response.body()) : -1;
-                                answered.accept(room, id, kindOf(response, failure), intended);
+                                answered.accept(room, id, kindOf(response, failure), intended, sent);
                                 return null;
                             }));
                 }
@@ -408,6 +415,7 @@ public final class TopicsTraffic {
         }
 
         Histogram latency = new Histogram(3_600_000_000L, 3);
+        Histogram latencyFromSend = new Histogram(3_600_000_000L, 3);
         long published = 0;
         long expected = 0;
         long deliveries = 0;
@@ -429,12 +437,14 @@ public final class TopicsTraffic {
             int[] rooms = member.rooms();
             for (int k = 0; k < rooms.length; k++) {
                 Map<Long, Long> sent = publishedAtNanos.get(rooms[k]);
+                Map<Long, Long> reallySent = sentAtNanos.get(rooms[k]);
                 DeliveryLedger ledger = member.ledger(rooms[k]);
                 for (Map.Entry<Long, Long> message : sent.entrySet()) {
                     long sentAt = message.getValue();
                     OptionalLong read = ledger.receivedAt(message.getKey());
                     if (read.isPresent()) {
                         latency.recordValue(Math.max(0, (read.getAsLong() - sentAt) / 1_000));
+                        latencyFromSend.recordValue(Math.max(0, (read.getAsLong() - reallySent.get(message.getKey())) / 1_000));
                         deliveries++; // of a publish answered with its id: one whose answer was lost is not expected either
                     }
                 }
@@ -448,7 +458,7 @@ public final class TopicsTraffic {
         publishFailureKinds.forEach((kind, count) -> failureKinds.put(kind, count.get()));
         return new Result(plan.transport(), plan.instances().size(), published, publishFailures.get(), failureKinds, expected, deliveries, lost, skipped, duplicated, outOfOrder,
                 counters.missedAnswers.get(), counters.polls.get(), counters.timedOutPolls.get(), counters.refusedPolls.get(), counters.failedPolls.get(),
-                socketCounts, maxLagNanos.get() / 1e6, publishLatency.getIntervalHistogram(), latency, publishingSeconds);
+                socketCounts, maxLagNanos.get() / 1e6, publishLatency.getIntervalHistogram(), latency, latencyFromSend, publishingSeconds);
     }
 
     /** Counts shared by every client's poll chain. */
@@ -601,7 +611,7 @@ public final class TopicsTraffic {
     /** What the publisher does with each message's answer. */
     @FunctionalInterface
     private interface PublishAnswer {
-        void accept(int room, long id, String failureKind, long intendedNanos);
+        void accept(int room, long id, String failureKind, long intendedNanos, long sentNanos);
     }
 
     private static CompletableFuture<HttpResponse<String>> send(HttpClient client, URI uri, String json) {

@@ -114,6 +114,9 @@ class TopicsScenarioTest {
             assertThat(p.path("serverBatches").asLong()).as(name).isPositive();
             assertThat(p.path("serverBatchLastWriteP99AtMostMs").asDouble()).as(name).isPositive();
             assertThat(p.path("publishP99Ms").asDouble()).as(name).isPositive();
+            // From the real send, as CometD's benchmark measures: never after the intended send, so never longer.
+            assertThat(p.path("p99FromSendMs").asDouble()).as(name).isPositive().isLessThanOrEqualTo(p.path("p99Ms").asDouble());
+            assertThat(p.path("p50FromSendMs").asDouble()).as(name).isPositive().isLessThanOrEqualTo(p.path("p50Ms").asDouble());
         });
     }
 
