@@ -1,6 +1,7 @@
 package com.example.threading.events.history;
 
 import com.example.threading.events.stream.Event;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,15 +22,59 @@ public final class FollowedCursors {
      * What one answer brings, in the order to deliver it: {@code missedAt} the position before its events when events
      * before them were lost (or the cursor was of another history), else null; each event with the position after it.
      */
-    public record Read(String missedAt, List<Event> events, List<String> positions) {
+    public record Read(String missedAt, List<Event> events, List<Position> positions) {
+    }
+
+    /**
+     * A client's position after one event, as bytes to copy into the message that carries the event: each topic's
+     * {@code topic[:cursor[:epoch]]} in UTF-8, comma-separated, in the order asked. Its parts are shared with the
+     * positions before and after it until their topic moves, so a position costs an array of references, and a message
+     * of a client that follows many topics is made with one copy of them, not a string joined and then encoded.
+     *
+     * <p>Immutable: any thread may read it.
+     */
+    public static final class Position {
+
+        private final byte[][] parts;
+        private final int length;
+
+        private Position(byte[][] parts, int length) {
+            this.parts = parts;
+            this.length = length;
+        }
+
+        /** Its length in UTF-8 bytes. */
+        public int length() {
+            return length;
+        }
+
+        /** Copies its UTF-8 bytes into {@code into} from index {@code at}; returns the index after them. */
+        public int copyTo(byte[] into, int at) {
+            for (int i = 0; i < parts.length; i++) {
+                if (i > 0) {
+                    into[at++] = ',';
+                }
+                System.arraycopy(parts[i], 0, into, at, parts[i].length);
+                at += parts[i].length;
+            }
+            return at;
+        }
+
+        /** The position as text, as a client sends it back. */
+        @Override
+        public String toString() {
+            byte[] text = new byte[length];
+            copyTo(text, 0);
+            return new String(text, StandardCharsets.UTF_8);
+        }
     }
 
     /** One followed topic: its cursor (null: its next event), its epoch (null: unknown), and its part of the position. */
     private static final class Followed {
         private Long cursor;
         private String epoch;
-        /** {@code topic[:cursor[:epoch]]}, made when the position is asked for; null after a change. */
-        private String part;
+        /** {@code topic[:cursor[:epoch]]} in UTF-8, made when a position is asked for; null after a change. */
+        private byte[] part;
 
         void cursor(Long value) {
             cursor = value;
@@ -137,36 +182,34 @@ public final class FollowedCursors {
             }
         }
         String missedAt = missed ? position() : null;
-        List<String> positions = new ArrayList<>(events.size());
+        List<Position> positions = new ArrayList<>(events.size());
         for (Event event : events) {
             at(event.topic()).cursor(event.id());
-            positions.add(position());
+            positions.add(positionNow());
         }
         advance(next);
         return new Read(missedAt, events, positions);
     }
 
-    /**
-     * The position now: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in the order asked. Each topic's part
-     * is made once per change, so a client that follows many topics pays for one topic's part per event.
-     */
+    /** The position now, as text: {@code topic[:cursor[:epoch]]} per topic, comma-separated, in the order asked. */
     public String position() {
-        int length = -1;
+        return positionNow().toString();
+    }
+
+    /** The position now. Each topic's part is made once per change, so a client of many topics pays for one per event. */
+    private Position positionNow() {
+        byte[][] parts = new byte[followed.size()][];
+        int length = Math.max(parts.length - 1, 0); // the commas
+        int i = 0;
         for (Map.Entry<String, Followed> entry : followed.entrySet()) {
             Followed one = entry.getValue();
             if (one.part == null) {
-                one.part = part(entry.getKey(), one);
+                one.part = part(entry.getKey(), one).getBytes(StandardCharsets.UTF_8);
             }
-            length += one.part.length() + 1;
+            parts[i++] = one.part;
+            length += one.part.length;
         }
-        StringBuilder position = new StringBuilder(Math.max(length, 0));
-        for (Followed one : followed.values()) {
-            if (!position.isEmpty()) {
-                position.append(',');
-            }
-            position.append(one.part);
-        }
-        return position.toString();
+        return new Position(parts, length);
     }
 
     private static String part(String topic, Followed one) {

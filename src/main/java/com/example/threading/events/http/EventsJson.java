@@ -19,7 +19,7 @@ import java.util.function.Function;
  * <p>Thread-safety: any thread may call {@link #of}. The cache is Caffeine's, its upkeep done on the calling thread
  * (never the common pool); two threads may both serialize one event, and either result is the same.
  *
- * @param <T> one event's JSON as a transport sends it (bytes for a stream, text for a socket)
+ * @param <T> one event's JSON as a transport sends it (UTF-8 bytes for a stream and a socket)
  */
 public final class EventsJson<T> {
 

@@ -1,5 +1,6 @@
 package com.example.threading.events.sse;
 
+import com.example.threading.events.history.FollowedCursors;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -16,7 +17,24 @@ import java.nio.charset.StandardCharsets;
  */
 final class SseFrames {
 
+    private static final byte[] ID = "id: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "\ndata: ".getBytes(StandardCharsets.US_ASCII);
+
     private SseFrames() {
+    }
+
+    /** An event of the default type: its position as {@code id} and its JSON {@code data}, copied into one array. */
+    static byte[] event(FollowedCursors.Position id, byte[] data) {
+        byte[] frame = new byte[ID.length + id.length() + DATA.length + data.length + 2];
+        System.arraycopy(ID, 0, frame, 0, ID.length);
+        int at = id.copyTo(frame, ID.length);
+        System.arraycopy(DATA, 0, frame, at, DATA.length);
+        at += DATA.length;
+        System.arraycopy(data, 0, frame, at, data.length);
+        at += data.length;
+        frame[at] = '\n';
+        frame[at + 1] = '\n';
+        return frame;
     }
 
     /** An event: {@code id}, {@code type} (null: the default, "message") and its JSON {@code data}. */

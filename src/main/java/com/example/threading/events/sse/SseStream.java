@@ -291,7 +291,7 @@ final class SseStream implements Follower, AsyncListener {
         }
         List<byte[]> data = with.eventJson().of(read.events());
         for (int i = 0; i < data.size(); i++) {
-            frames.add(new SseOutput.Frame(SseFrames.event(read.positions().get(i), null, data.get(i)), 1));
+            frames.add(new SseOutput.Frame(SseFrames.event(read.positions().get(i), data.get(i)), 1));
         }
         return frames.toArray(SseOutput.Frame[]::new);
     }

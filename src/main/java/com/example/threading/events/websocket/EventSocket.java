@@ -21,6 +21,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,7 +66,7 @@ import org.slf4j.LoggerFactory;
 public final class EventSocket implements Session.Listener {
 
     /** Everything a socket needs besides its caller and topics. */
-    record Shared(EventHub hub, SocketJson json, EventsJson<String> eventJson, ObjectReader reader, Sockets sockets,
+    record Shared(EventHub hub, SocketJson json, EventsJson<byte[]> eventJson, ObjectReader reader, Sockets sockets,
                   SocketMetrics metrics, SocketPublishing publishing, AccessGate access, Executor executor, long heartbeatMs,
                   int maxTopics, long maxUnsentBytes, int maxMessagesPerSecond, LongSupplier nanoClock) {
     }
@@ -186,7 +187,7 @@ public final class EventSocket implements Session.Listener {
         return expiresNanos;
     }
 
-    /** Characters of this socket not yet written. */
+    /** Bytes of this socket not yet written. */
     long unsentBytes() {
         SocketOutput out = output;
         return out == null ? 0 : out.unsentBytes();
@@ -428,8 +429,8 @@ public final class EventSocket implements Session.Listener {
      */
     @GuardedBy("lock")
     private boolean sendEvents(Object answer) {
-        List<String> messages = messages(answer);
-        for (String message : messages) {
+        List<byte[]> messages = messages(answer);
+        for (byte[] message : messages) {
             if (output.sendBatched(message) == SocketOutput.Sent.OVER_BUDGET) {
                 shedOverBudget();
                 return false;
@@ -503,13 +504,13 @@ public final class EventSocket implements Session.Listener {
      * Advances the cursors.
      */
     @GuardedBy("lock")
-    private List<String> messages(Object answer) {
+    private List<byte[]> messages(Object answer) {
         FollowedCursors.Read read = cursors.read(answer);
-        List<String> messages = new ArrayList<>(read.events().size() + 1);
+        List<byte[]> messages = new ArrayList<>(read.events().size() + 1);
         if (read.missedAt() != null) {
-            messages.add(with.json().missed(read.missedAt()));
+            messages.add(with.json().missed(read.missedAt()).getBytes(StandardCharsets.UTF_8));
         }
-        List<String> json = with.eventJson().of(read.events());
+        List<byte[]> json = with.eventJson().of(read.events());
         for (int i = 0; i < json.size(); i++) {
             messages.add(SocketJson.event(json.get(i), read.positions().get(i)));
         }

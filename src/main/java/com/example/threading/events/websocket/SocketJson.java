@@ -1,9 +1,11 @@
 package com.example.threading.events.websocket;
 
+import com.example.threading.events.history.FollowedCursors;
 import com.example.threading.events.stream.Event;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,20 +28,37 @@ import java.util.Map;
  */
 final class SocketJson {
 
+    private static final byte[] EVENT_START = "{\"type\":\"event\",\"event\":".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] POSITION_START = ",\"position\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] END = "\"}".getBytes(StandardCharsets.US_ASCII);
+
     private final ObjectMapper mapper;
 
     SocketJson(ObjectMapper mapper) {
         this.mapper = mapper;
     }
 
-    /** One event's JSON, as the long-poll lists it: made once for every socket it reaches ({@code EventsJson}). */
-    String event(Event event) {
-        return text(event);
+    /** One event's JSON in UTF-8, as the long-poll lists it: made once for every socket it reaches ({@code EventsJson}). */
+    byte[] event(Event event) {
+        try {
+            return mapper.writeValueAsBytes(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("event not serializable", e);
+        }
     }
 
-    /** One event's message; {@code position} holds only topic names, numbers, epochs, {@code :} and {@code ,}. */
-    static String event(String eventJson, String position) {
-        return "{\"type\":\"event\",\"event\":" + eventJson + ",\"position\":\"" + position + "\"}";
+    /**
+     * One event's message in UTF-8, its JSON and the position after it copied into one array (the message a socket
+     * writes, made with no text in between); a position holds only topic names, numbers, epochs, {@code :} and {@code ,}.
+     */
+    static byte[] event(byte[] eventJson, FollowedCursors.Position position) {
+        byte[] message = new byte[EVENT_START.length + eventJson.length + POSITION_START.length + position.length() + END.length];
+        int at = copy(EVENT_START, message, 0);
+        at = copy(eventJson, message, at);
+        at = copy(POSITION_START, message, at);
+        at = position.copyTo(message, at);
+        copy(END, message, at);
+        return message;
     }
 
     String missed(String position) {
@@ -81,6 +100,11 @@ final class SocketJson {
         message.put("reason", reason);
         message.put("retryAfterSeconds", retryAfterSeconds);
         return text(message);
+    }
+
+    private static int copy(byte[] from, byte[] into, int at) {
+        System.arraycopy(from, 0, into, at, from.length);
+        return at + from.length;
     }
 
     private String withRef(Map<String, Object> message, JsonNode ref) {

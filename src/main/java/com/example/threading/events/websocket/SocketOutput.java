@@ -1,5 +1,6 @@
 package com.example.threading.events.websocket;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.eclipse.jetty.util.Callback;
@@ -12,9 +13,8 @@ import org.eclipse.jetty.websocket.core.OpCode;
 /**
  * The write side of one socket: every message is handed to Jetty as a text frame with a callback (its core session's
  * {@code sendFrame}), which queues the frame and returns at once; Jetty writes it when the network takes it and
- * completes the callback. No thread waits for a client. What is handed over and not yet written counts as unsent, one
- * byte per character of the message (the messages are JSON, ASCII but for what publishers put in their data), and a
- * message that would take a socket beyond its budget is not sent: the socket is to be shed. So a slow reader holds at
+ * completes the callback. No thread waits for a client. What is handed over and not yet written counts as unsent, in
+ * bytes, and a message that would take a socket beyond its budget is not sent: the socket is to be shed. So a slow reader holds at
  * most its budget (plus one message, when nothing was unsent), however fast events come, and never the writer of
  * another socket.
  *
@@ -58,12 +58,15 @@ final class SocketOutput {
 
     /** Hands {@code text} to Jetty to be written now, after what is batched, unless over the budget; never blocks. */
     Sent send(String text) {
-        return send(text, false);
+        return send(text.getBytes(StandardCharsets.UTF_8), false);
     }
 
-    /** Hands {@code text} to Jetty to be written by the next {@link #flush} (or sooner) unless over the budget. */
-    Sent sendBatched(String text) {
-        return send(text, true);
+    /**
+     * Hands a message, its text in UTF-8 ({@code utf8}, not changed afterwards), to Jetty to be written by the next
+     * {@link #flush} (or sooner) unless over the budget.
+     */
+    Sent sendBatched(byte[] utf8) {
+        return send(utf8, true);
     }
 
     /** Writes what is batched (once the network takes what Jetty is writing already, if any); never blocks. */
@@ -71,8 +74,8 @@ final class SocketOutput {
         frames.flush(Callback.NOOP);
     }
 
-    private Sent send(String text, boolean batched) {
-        long size = text.length();
+    private Sent send(byte[] utf8, boolean batched) {
+        long size = utf8.length;
         long before = unsent.getAndAdd(size);
         if (before > 0 && before + size > maxUnsentBytes) {
             unsent.addAndGet(-size);
@@ -82,16 +85,17 @@ final class SocketOutput {
             progressNanos.set(nanoClock.getAsLong()); // the stall clock starts with the first unsent byte
         }
         Callback done = Callback.from(() -> written(size), failure -> written(size));
-        frames.sendFrame(new Frame(OpCode.TEXT, text), done, batched);
+        frames.sendFrame(new Frame(OpCode.TEXT).setPayload(utf8), done, batched);
         return Sent.QUEUED;
     }
 
     /** Hands {@code text} to Jetty whatever the budget: a socket's last message, sent before it closes. */
     void sendLast(String text) {
-        long size = text.length();
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        long size = utf8.length;
         unsent.addAndGet(size);
         Callback done = Callback.from(() -> written(size), failure -> written(size));
-        frames.sendFrame(new Frame(OpCode.TEXT, text), done, false);
+        frames.sendFrame(new Frame(OpCode.TEXT).setPayload(utf8), done, false);
     }
 
     /** A ping, which the client answers with a pong: an idle socket stays visibly alive (and a dead one is found). */
@@ -109,7 +113,7 @@ final class SocketOutput {
         session.disconnect();
     }
 
-    /** Characters handed to Jetty and not yet written. */
+    /** Bytes handed to Jetty and not yet written. */
     long unsentBytes() {
         return unsent.get();
     }

@@ -80,7 +80,7 @@ final class Sockets {
         return maxSockets;
     }
 
-    /** Characters the open sockets hold unsent. */
+    /** Bytes the open sockets hold unsent. */
     long unsentBytes() {
         long sum = 0;
         for (EventSocket socket : open) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.example.threading.events.http.PollParameters;
 import com.example.threading.events.stream.Event;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,8 +37,21 @@ class FollowedCursorsTest {
         FollowedCursors.Read read = cursors.read(answer);
 
         assertThat(read.missedAt()).as("just before each topic's first event").isEqualTo("a:7:E1,b:4:E2");
-        assertThat(read.positions()).containsExactly("a:8:E1,b:4:E2", "a:8:E1,b:5:E2", "a:9:E1,b:5:E2");
+        assertThat(read.positions()).map(Object::toString).containsExactly("a:8:E1,b:4:E2", "a:8:E1,b:5:E2", "a:9:E1,b:5:E2");
         assertThat(cursors.position()).isEqualTo("a:9:E1,b:5:E2");
+    }
+
+    @Test
+    void aPositionCopiesItsUtf8BytesWhereAskedAndKeepsThemWhenTheCursorsMoveOn() {
+        FollowedCursors cursors = new FollowedCursors(List.of(new TopicCursor("a", 1L, "E1"), new TopicCursor("b", 2L)));
+        FollowedCursors.Position first = cursors.read(new TopicNews("b", List.of(event(3, "b")), false, "é1")).positions().get(0);
+        cursors.read(new TopicNews("a", List.of(event(2, "a")), false, "E1"));
+
+        assertThat(first.length()).as("in UTF-8 bytes").isEqualTo("a:1:E1,b:3:é1".getBytes(StandardCharsets.UTF_8).length);
+        byte[] into = new byte[first.length() + 4];
+        assertThat(first.copyTo(into, 2)).isEqualTo(2 + first.length());
+        assertThat(new String(into, 2, first.length(), StandardCharsets.UTF_8)).isEqualTo("a:1:E1,b:3:é1").isEqualTo(first.toString());
+        assertThat(cursors.position()).isEqualTo("a:2:E1,b:3:é1");
     }
 
     @Test
@@ -57,10 +71,10 @@ class FollowedCursorsTest {
         assertThat(cursors.position()).isEqualTo("a:1:E1,b:2:E2");
 
         assertThat(cursors.read(new TopicNews("b", List.of(event(3, "b"), event(4, "b")), false, "E2")).positions())
-                .containsExactly("a:1:E1,b:3:E2", "a:1:E1,b:4:E2");
+                .map(Object::toString).containsExactly("a:1:E1,b:3:E2", "a:1:E1,b:4:E2");
         FollowedCursors.Read startedOver = cursors.read(new TopicNews("a", List.of(event(1, "a")), true, "F1"));
         assertThat(startedOver.missedAt()).as("a new history: its epoch, before its first event").isEqualTo("a:0:F1,b:4:E2");
-        assertThat(startedOver.positions()).containsExactly("a:1:F1,b:4:E2");
+        assertThat(startedOver.positions()).map(Object::toString).containsExactly("a:1:F1,b:4:E2");
 
         cursors.follow(new TopicCursor("b", 9L)); // asked again without an epoch: the old one is not kept
         cursors.keepParked(Map.of("a", 7L, "b", 8L)); // both have cursors of their own
