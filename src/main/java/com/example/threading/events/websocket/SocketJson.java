@@ -38,7 +38,7 @@ final class SocketJson {
         this.mapper = mapper;
     }
 
-    /** One event's JSON in UTF-8, as the long-poll lists it: made once for every socket it reaches ({@code EventsJson}). */
+    /** One event's JSON in UTF-8, as the long-poll lists it; made once for all its sockets ({@code EventsJson}). */
     byte[] event(Event event) {
         try {
             return mapper.writeValueAsBytes(event);
@@ -49,10 +49,12 @@ final class SocketJson {
 
     /**
      * One event's message in UTF-8, its JSON and the position after it copied into one array (the message a socket
-     * writes, made with no text in between); a position holds only topic names, numbers, epochs, {@code :} and {@code ,}.
+     * writes, made with no text in between); a position holds only topic names, numbers, epochs, {@code :} and
+     * {@code ,}, nothing JSON would escape.
      */
     static byte[] event(byte[] eventJson, FollowedCursors.Position position) {
-        byte[] message = new byte[EVENT_START.length + eventJson.length + POSITION_START.length + position.length() + END.length];
+        byte[] message = new byte[EVENT_START.length + eventJson.length + POSITION_START.length + position.length()
+                + END.length];
         int at = copy(EVENT_START, message, 0);
         at = copy(eventJson, message, at);
         at = copy(POSITION_START, message, at);

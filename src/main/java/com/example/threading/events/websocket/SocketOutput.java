@@ -14,9 +14,9 @@ import org.eclipse.jetty.websocket.core.OpCode;
  * The write side of one socket: every message is handed to Jetty as a text frame with a callback (its core session's
  * {@code sendFrame}), which queues the frame and returns at once; Jetty writes it when the network takes it and
  * completes the callback. No thread waits for a client. What is handed over and not yet written counts as unsent, in
- * bytes, and a message that would take a socket beyond its budget is not sent: the socket is to be shed. So a slow reader holds at
- * most its budget (plus one message, when nothing was unsent), however fast events come, and never the writer of
- * another socket.
+ * bytes, and a message that would take a socket beyond its budget is not sent: the socket is to be shed. So a slow
+ * reader holds at most its budget (plus one message, when nothing was unsent), however fast events come, and never the
+ * writer of another socket.
  *
  * <p>Events are {@linkplain #sendBatched batched}: Jetty copies the frame into the connection's output buffer and
  * writes nothing until {@link #flush}, a frame sent with {@link #send}, or a full buffer. The socket flushes after the
