@@ -38,17 +38,9 @@ final class SocketJson {
         this.mapper = mapper;
     }
 
-    /** One event's JSON in UTF-8, as the long-poll lists it; made once for all its sockets ({@code EventsJson}). */
-    byte[] event(Event event) {
-        try {
-            return mapper.writeValueAsBytes(event);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("event not serializable", e);
-        }
-    }
-
     /**
-     * One event's message in UTF-8, its JSON and the position after it copied into one array (the message a socket
+     * One event's message in UTF-8, its JSON (made once for all its sockets, {@code EventsJson}) and the position after
+     * it copied into one array (the message a socket
      * writes, made with no text in between); a position holds only topic names, numbers, epochs, {@code :} and
      * {@code ,}, nothing JSON would escape.
      */

@@ -84,18 +84,22 @@ final class SocketOutput {
         if (before == 0) {
             progressNanos.set(nanoClock.getAsLong()); // the stall clock starts with the first unsent byte
         }
+        hand(utf8, batched);
+        return Sent.QUEUED;
+    }
+
+    /** Hands a message counted as unsent already to Jetty; its callback takes it off the count. */
+    private void hand(byte[] utf8, boolean batched) {
+        long size = utf8.length;
         Callback done = Callback.from(() -> written(size), failure -> written(size));
         frames.sendFrame(new Frame(OpCode.TEXT).setPayload(utf8), done, batched);
-        return Sent.QUEUED;
     }
 
     /** Hands {@code text} to Jetty whatever the budget: a socket's last message, sent before it closes. */
     void sendLast(String text) {
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        long size = utf8.length;
-        unsent.addAndGet(size);
-        Callback done = Callback.from(() -> written(size), failure -> written(size));
-        frames.sendFrame(new Frame(OpCode.TEXT).setPayload(utf8), done, false);
+        unsent.addAndGet(utf8.length);
+        hand(utf8, false);
     }
 
     /** A ping, which the client answers with a pong: an idle socket stays visibly alive (and a dead one is found). */

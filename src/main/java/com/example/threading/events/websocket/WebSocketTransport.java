@@ -73,7 +73,7 @@ public final class WebSocketTransport {
                 http.json().mapper(), json, meters, new SocketPublishing.Limits(publish.maxEventBytes(),
                 publish.publishTimeoutMs(), websocket.getMaxPublishesInFlight()));
         int maxTopics = http.access().limits().maxTopicsPerPoll();
-        EventsJson<byte[]> eventJson = new EventsJson<>(json::event); // each event's JSON once for all its sockets
+        EventsJson<byte[]> eventJson = new EventsJson<>(http.json()::bytes); // each event's JSON once for all its sockets
         WebSocketServlet servlet = new WebSocketServlet(executor -> new EventSocket.Shared(http.hub(), json, eventJson,
                 http.json().mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS), sockets, meters,
                 publishing, http.access(), executor, heartbeatMs, maxTopics, websocket.getMaxUnsentBytes().toBytes(),

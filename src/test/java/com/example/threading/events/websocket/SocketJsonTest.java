@@ -24,7 +24,7 @@ class SocketJsonTest {
         FollowedCursors cursors = new FollowedCursors(List.of(new TopicCursor("a", 4L, "E1"), new TopicCursor("b", 7L)));
         FollowedCursors.Position after = cursors.read(new TopicNews("a", List.of(event), false, "E1")).positions().get(0);
 
-        byte[] message = SocketJson.event(new SocketJson(mapper).event(event), after);
+        byte[] message = SocketJson.event(mapper.writeValueAsBytes(event), after);
 
         JsonNode read = mapper.readTree(message);
         assertThat(read.path("type").asText()).isEqualTo("event");
