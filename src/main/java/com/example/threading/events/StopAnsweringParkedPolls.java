@@ -21,11 +21,8 @@ import org.slf4j.LoggerFactory;
  * not held up. The answers are spread ({@link ShutdownSpread}): over {@code events.shutdownSpread}, with rising
  * {@code Retry-After}, so the clients do not reconnect all at once. Runs in {@code lifeCycleStopping}, before Jetty
  * closes connectors, so every client gets a full response; it waits up to {@code timeoutMs} in all (the spread
- * included) for those answers to be written.
- *
- * <p>Thread-safety: {@link #answerAll} is called once, by the thread that stops the server (which also sleeps
- * between the spread's slices); the answers complete on Jetty's threads, each counted down once through its poll's
- * watcher.
+ * included) for those answers to be written: the stopping thread sends them (sleeping between the spread's slices) and
+ * counts them down as each poll's watcher reports its completion from a Jetty thread.
  */
 final class StopAnsweringParkedPolls implements LifeCycle.Listener {
 

@@ -20,10 +20,8 @@ import java.util.function.LongSupplier;
  * polls ({@link FollowedEvents}) their news: each is offered the news after its cursors through its
  * {@link Delivery}, claimed at write time for the batch ({@link BatchTiming}, which also times the batch's last write).
  * The polls of one batch usually share their cursors, so each answer is serialized once per distinct cursors (with the
- * epochs they were asked in: a cursor of another history is answered missed).
- *
- * <p>Thread-safety: {@link #answer} runs on the hub's one dispatcher thread, one batch after the other; it reads the
- * histories under the hub's lock ({@code topics}' guard) and offers the answers outside it.
+ * epochs they were asked in: a cursor of another history is answered missed). Holds no state of its own: the hub's
+ * dispatcher runs {@link #answer}, which reads the histories under the hub's lock and offers the answers outside it.
  */
 final class BatchAnswers {
 

@@ -13,10 +13,8 @@ import java.util.Map;
  * appended, the polls that followed the topic before the first of them, and the polls each event reached first
  * (their cursor was below it), which get the events from that one on. A ring that starts over hands every poll on it
  * the whole new history, missed. Collected under the hub's lock as the events are appended, offered after it, on the
- * dispatcher, each topic's news built once and shared by its polls.
- *
- * <p>Thread-safety: confined. {@link #appended} runs with the hub's lock held on the delivering thread, which then
- * hands the whole to the dispatcher ({@code Executor.execute}: a happens-before edge); {@link #offer} runs there.
+ * dispatcher, each topic's news built once and shared by its polls. Confined: filled on the delivering thread, then
+ * handed whole to the dispatcher ({@code Executor.execute} orders the one before the other).
  */
 final class FollowedEvents {
 

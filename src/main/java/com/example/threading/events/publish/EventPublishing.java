@@ -39,12 +39,9 @@ import java.util.function.Predicate;
  * and answered together ({@link PublishRequest#publishAll}).
  *
  * <p>At most {@code maxPublishing} accepted requests are in progress at once (reading, publishing, answering);
- * beyond, {@code 503} with {@code Retry-After}, from the head.
- *
- * <p>Thread-safety: immutable apart from two atomic counts: incremented by {@link #publish} and {@link #publishBatch},
- * decremented once per request, when its body is read (bodies) and when it completes (in flight); both are called
- * concurrently from Jetty worker threads, and what follows it runs on Jetty's read callbacks, the JDK's delay
- * scheduler or the stream's threads (see {@link NonBlockingBody} and {@link PublishRequest}).
+ * beyond, {@code 503} with {@code Retry-After}, from the head. Its only state is two atomic counts, each decremented
+ * once per request it incremented; what follows a request's head runs on the threads {@link NonBlockingBody} and
+ * {@link PublishRequest} name.
  */
 final class EventPublishing {
 

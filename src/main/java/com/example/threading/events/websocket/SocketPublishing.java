@@ -25,10 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code maxPublishesInFlight} of the socket's publishes waiting for the stream ({@code 429}), and the stream's answer
  * within {@code events.publishTimeout} ({@code 503}). The answer is an {@code ack} with the event as numbered, or an
  * {@code error} with the code {@code POST /events} would answer and the reason; each carries the message's
- * {@code ref}. No thread waits for the stream: the answer is sent from the stream's completion.
- *
- * <p>Thread-safety: immutable; the in-flight count is the socket's own (an atomic, taken on the reading thread and
- * given back on the stream's completion thread).
+ * {@code ref}. No thread waits for the stream: the answer is sent from the stream's completion. Immutable: the
+ * in-flight count it takes and gives back is the socket's.
  */
 final class SocketPublishing {
 
