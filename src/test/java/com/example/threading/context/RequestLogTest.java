@@ -21,12 +21,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The request log as config.yml writes it, here into a file: one line per request with its status, its duration and
- * the request id its answer carried, the path without its query (which may carry a token).
+ * the request id its answer carried, the path without its query (which may carry a token). And the application's log
+ * in config.yml's format, into a file too: a line written on a pool thread for a request ends with that request's ids.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class RequestLogTest {
 
-    private static final Path LOG = logFile();
+    private static final Path LOG = logFile("requests.log");
+    private static final Path APPLICATION_LOG = logFile("application.log");
 
     private static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml",
@@ -34,7 +36,12 @@ class RequestLogTest {
             ConfigOverride.config("events.tickPeriod", "0s"),
             ConfigOverride.config("server.requestLog.appenders[0].type", "file"),
             ConfigOverride.config("server.requestLog.appenders[0].currentLogFilename", LOG.toString()),
-            ConfigOverride.config("server.requestLog.appenders[0].archive", "false"));
+            ConfigOverride.config("server.requestLog.appenders[0].archive", "false"),
+            ConfigOverride.config("logging.appenders[0].type", "file"),
+            ConfigOverride.config("logging.appenders[0].currentLogFilename", APPLICATION_LOG.toString()),
+            ConfigOverride.config("logging.appenders[0].archive", "false"),
+            // SimulatedWork logs each wait at DEBUG, on the pattern's pool thread.
+            ConfigOverride.config("logging.loggers.com\\.example\\.threading\\.work\\.SimulatedWork", "DEBUG"));
 
     private static final LoopbackHttp HTTP = new LoopbackHttp();
 
@@ -59,19 +66,39 @@ class RequestLogTest {
                 .endsWith("request_id=logged-2"));
     }
 
+    @Test
+    void anApplicationLineOnAPoolThreadEndsWithItsRequestsIdsAndALineOfNoRequestWithItsMessage() {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        HTTP.send(LoopbackHttp.request(LoopbackHttp.url(APP.getLocalPort(), "/work/cached?ms=1")).header("X-Request-Id", "logged-3")
+                .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01").build());
+
+        Await.until(() -> lines(APPLICATION_LOG).stream().anyMatch(line -> line.contains("request_id=logged-3")), Duration.ofSeconds(20),
+                "the pool thread's line of the request");
+        String waited = lines(APPLICATION_LOG).stream().filter(line -> line.contains("request_id=logged-3")).findFirst().orElseThrow();
+        assertThat(waited).startsWith("DEBUG ").contains("SimulatedWork: cached: waited ").contains(" on work-cached-")
+                .contains("trace_id=" + traceId).containsPattern("span_id=[0-9a-f]{16}").endsWith("]");
+        assertThat(lines(APPLICATION_LOG)).as("a line of the start, written in no request").anySatisfy(line ->
+                assertThat(line).startsWith("INFO ").contains("Started").doesNotContain("request_id"));
+        assertThat(lines(APPLICATION_LOG)).as("no line of no request ends with an empty MDC").noneMatch(line -> line.endsWith(" []"));
+    }
+
     private static List<String> lines() {
+        return lines(LOG);
+    }
+
+    private static List<String> lines(Path log) {
         try {
-            return Files.exists(LOG) ? Files.readAllLines(LOG) : List.of();
+            return Files.exists(log) ? Files.readAllLines(log) : List.of();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static Path logFile() {
+    private static Path logFile(String name) {
         try {
             Path folder = Files.createTempDirectory("request-log");
             folder.toFile().deleteOnExit();
-            return folder.resolve("requests.log");
+            return folder.resolve(name);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
