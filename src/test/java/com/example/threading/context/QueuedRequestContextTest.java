@@ -81,12 +81,7 @@ class QueuedRequestContextTest {
     }
 
     private ILoggingEvent lineOf(String logger, String requestId) {
-        Await.until(() -> log.of(logger).stream()
-                        .anyMatch(event -> requestId.equals(event.getMDCPropertyMap().get(RequestContext.MDC_REQUEST_ID))),
-                Duration.ofSeconds(20), logger + " logging for " + requestId);
-        return log.of(logger).stream()
-                .filter(event -> requestId.equals(event.getMDCPropertyMap().get(RequestContext.MDC_REQUEST_ID)))
-                .findFirst().orElseThrow();
+        return log.firstWithMdc(logger, RequestContext.MDC_REQUEST_ID, requestId);
     }
 
     private static CompletableFuture<Answer> send(String pathAndQuery, String requestId) {

@@ -274,12 +274,9 @@ class RequestContextTest {
         });
     }
 
-    /** The one line {@code logger} logged in the context of request {@code id}. */
+    /** The (first) line {@code logger} logged in the context of request {@code id}. */
     private ILoggingEvent onlyLine(String logger, String id) {
-        Await.until(() -> log.of(logger).stream().anyMatch(event -> id.equals(event.getMDCPropertyMap().get(RequestContext.MDC_REQUEST_ID))),
-                Duration.ofSeconds(10), logger + " logging for " + id);
-        return log.of(logger).stream().filter(event -> id.equals(event.getMDCPropertyMap().get(RequestContext.MDC_REQUEST_ID)))
-                .findFirst().orElseThrow();
+        return log.firstWithMdc(logger, RequestContext.MDC_REQUEST_ID, id);
     }
 
     /** The server span of request {@code requestId} (which the span carries as its attribute {@code request.id}). */

@@ -5,6 +5,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -69,6 +70,16 @@ public final class CapturedLog implements BeforeEachCallback, AfterEachCallback 
     /** The events {@code logger} logged, each with the thread and the MDC it had when it logged. */
     public List<ILoggingEvent> of(String logger) {
         return events().stream().filter(event -> event.getLoggerName().equals(logger)).toList();
+    }
+
+    /**
+     * The first event of {@code logger} whose MDC holds {@code value} under {@code key} (e.g. a request's id), waiting up
+     * to 20 s for it: a line of a request may come from another thread after the client has its answer.
+     */
+    public ILoggingEvent firstWithMdc(String logger, String key, String value) {
+        Await.until(() -> of(logger).stream().anyMatch(event -> value.equals(event.getMDCPropertyMap().get(key))),
+                Duration.ofSeconds(20), logger + " logging with " + key + "=" + value);
+        return of(logger).stream().filter(event -> value.equals(event.getMDCPropertyMap().get(key))).findFirst().orElseThrow();
     }
 
     @Override
