@@ -127,7 +127,13 @@ public abstract class ScenarioCommand implements Callable<Integer> {
     /** Opens the target for one part of the scenario (see {@link TargetOptions#open}) and puts what it says into the report. */
     protected final Target open(Report report, Map<String, String> environment, List<String> systemProperties)
             throws IOException, InterruptedException {
-        Target opened = options.target.open(report.directory(), environment, systemProperties);
+        return open(report, environment, systemProperties, options.target.requestLog());
+    }
+
+    /** As {@link #open(Report, Map, List)}, its request log as {@code requestLog} says rather than as --request-log does. */
+    protected final Target open(Report report, Map<String, String> environment, List<String> systemProperties,
+                                TargetOptions.RequestLog requestLog) throws IOException, InterruptedException {
+        Target opened = options.target.open(report.directory(), environment, systemProperties, requestLog);
         opened.caveats().forEach(report::note);
         opened.facts().forEach(report::environment);
         JvmWatch watch = JvmWatch.service(opened.name(), opened, originNanos, serviceGauges());

@@ -47,7 +47,7 @@ public final class TargetOptions {
     RequestLog requestLog = RequestLog.on;
 
     /** Whether the started service keeps its configured request log. */
-    enum RequestLog {
+    public enum RequestLog {
         on, off
     }
 
@@ -70,6 +70,12 @@ public final class TargetOptions {
      * caveats say so).
      */
     public Target open(Path logDirectory, Map<String, String> environment, List<String> systemProperties)
+            throws IOException, InterruptedException {
+        return open(logDirectory, environment, systemProperties, requestLog);
+    }
+
+    /** As {@link #open(Path, Map, List)}, its request log as {@code requestLog} says rather than as --request-log does. */
+    public Target open(Path logDirectory, Map<String, String> environment, List<String> systemProperties, RequestLog requestLog)
             throws IOException, InterruptedException {
         if (url != null) {
             requireLoopback(url);
@@ -113,6 +119,11 @@ public final class TargetOptions {
         facts.put("service JDK", javaExecutable + " (" + javaVersion(javaExecutable) + ")");
         return new Target(child.applicationUri(), Optional.of(child.adminUri()), new ServerCpu(Optional.of(child.handle())),
                 Optional.of(child), facts, List.of());
+    }
+
+    /** What --request-log said. */
+    public RequestLog requestLog() {
+        return requestLog;
     }
 
     /** The running service given by --url, if any (the tool then starts nothing). */

@@ -37,7 +37,7 @@ class ScenarioOptionsTest {
                     "--link-jitter", "--link-loss", "--poll-timeout", "--rate", "--service-warm-up", "--settle", "--warm-up", "--work-rate"),
             "topics", List.of("--batch-size", "--clients", "--duration", "--instances", "--masters", "--message-bytes", "--poll-timeout", "--publish", "--rate", "--redis-uri",
                     "--rooms", "--rooms-per-client", "--streams", "--transport", "--warmup"),
-            "cost", List.of("--connections", "--events-per-second", "--polls", "--seconds", "--warmup"),
+            "cost", List.of("--compare-request-log", "--connections", "--events-per-second", "--polls", "--seconds", "--warmup"),
             "sse", List.of("--ballast-bytes", "--ballast-rate", "--drain-timeout", "--duration", "--http1-streams", "--message-bytes", "--parts",
                     "--rate", "--readers-per-room", "--rooms", "--rooms-warmup", "--rounds", "--socket-protocol", "--sockets", "--streams",
                     "--warmup-rounds"));

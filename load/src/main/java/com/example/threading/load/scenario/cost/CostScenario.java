@@ -10,6 +10,7 @@ import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.service.CpuClock;
 import com.example.threading.load.service.Target;
+import com.example.threading.load.service.TargetOptions.RequestLog;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -31,7 +32,9 @@ import picocli.CommandLine.Option;
  * server's CPU time over exactly that stretch ({@link H2loadStretch}) is divided by the 2xx answers h2load counted in it.
  * Admin {@code /ping} is the baseline every other figure is a ratio to. With {@code --profile}, every endpoint is
  * loaded twice more after all are measured, once under async-profiler's CPU sampling and once under its allocation
- * sampling, so the profiler is never attached while a figure is measured. {@link CostView} presents the figures.
+ * sampling, so the profiler is never attached while a figure is measured. With {@code --compare-request-log}, every
+ * endpoint is measured on a service with config.yml's request log, then again on a fresh one without it, and the ratios
+ * of both stand side by side. {@link CostView} presents the figures.
  */
 @Command(name = "cost",
         description = "Server CPU per request (µs) of admin /ping, each /work pattern at ms=0, a publish, a batch of 10 publishes "
@@ -71,6 +74,11 @@ public final class CostScenario extends ScenarioCommand {
             + "from one thread, while it is loaded (default: ${DEFAULT-VALUE})")
     double eventsPerSecond;
 
+    @Option(names = "--compare-request-log", description = "Measure every endpoint twice: on a service with config.yml's request "
+            + "log, then on a fresh one without it (as --request-log off starts it); the report gives both ratios to /ping side by "
+            + "side, and the log's server CPU per request")
+    boolean compareRequestLog;
+
     /** A run with this scenario's defaults, filled in by picocli. */
     public CostScenario() {
         super(Duration.ofMinutes(15));
@@ -98,6 +106,8 @@ public final class CostScenario extends ScenarioCommand {
         report.configure("warm-up per endpoint", warmup).configure("measured per endpoint", seconds).configure("connections", connections)
                 .configure("long-poll connections (parked polls)", polls).configure("events per second (long poll)", eventsPerSecond)
                 .configure("poll timeout s", POLL_TIMEOUT_SECONDS).configure("publish body", PUBLISH_BODY)
+                .configure("request log", compareRequestLog ? "on, then off on a second service (--compare-request-log)"
+                        : target().requestLog().name())
                 .configure("profile", profiling() ? "a CPU and an allocation flame graph per endpoint, in extra stretches of "
                         + Durations.format(seconds) + " after all measured ones" : "no");
         report.summary("What one request costs the server: for each endpoint, h2load (" + setting + ") loads it alone, and the "
@@ -109,32 +119,62 @@ public final class CostScenario extends ScenarioCommand {
                 + "and the tool share its " + CpuClock.cores() + " cores with the service. Endpoints are measured in the order "
                 + "of the table; the long poll comes last because the polls it leaves parked at its end are answered only by a "
                 + "later event.");
-        try (Target service = open(report, Map.of("LOG_LEVEL", "WARN"), List.of())) {
-            if (!service.serverCpu().measured() || service.adminUri().isEmpty()) {
-                throw new IllegalStateException("cost needs the server's CPU and its admin port (/ping): let the tool start the service, "
-                        + "or give --server-pid and --admin-url with --url");
-            }
-            List<Endpoint> endpoints = endpoints(service, body, batchBody);
-            report.note("The tool reads the service's admin /metrics once a second (heap, threads, for the JVM table) and the service "
-                    + "publishes a tick every 2 s: their CPU is in every figure, spread over that endpoint's requests.");
-            List<Measurement> measurements = new ArrayList<>();
-            for (Endpoint endpoint : endpoints) {
-                if (deadline().isUp()) {
-                    measurements.add(Measurement.notLoaded(endpoint, "skipped: time limit reached"));
-                    continue;
-                }
-                measurements.add(measure(service, endpoint, h2load, report));
-            }
-            List<FlameGraphs> flames = new ArrayList<>();
-            if (profiling()) {
-                for (Measurement measurement : measurements) {
-                    if (measurement.run().isPresent() && !deadline().isUp()) {
-                        flames.add(profile(service, measurement.endpoint(), h2load, report));
+        report.note("The tool reads the service's admin /metrics once a second (heap, threads, for the JVM table) and the service "
+                + "publishes a tick every 2 s: their CPU is in every figure, spread over that endpoint's requests.");
+        if (!compareRequestLog) {
+            try (Target service = openService(report, target().requestLog())) {
+                List<Measurement> measurements = measureAll(service, h2load, body, batchBody, report);
+                List<FlameGraphs> flames = new ArrayList<>();
+                if (profiling()) {
+                    for (Measurement measurement : measurements) {
+                        if (measurement.run().isPresent() && !deadline().isUp()) {
+                            flames.add(profile(service, measurement.endpoint(), h2load, report));
+                        }
                     }
                 }
+                CostView.present(report, setting, measurements, POLL_TIMEOUT_SECONDS, flames, CostView.DATA);
             }
-            CostView.present(report, setting, measurements, POLL_TIMEOUT_SECONDS, flames);
+            return;
         }
+        report.note("Every endpoint is measured twice, on two fresh services of the same jar one after the other: first with "
+                + "config.yml's request log (one line per request of either port, admin /ping's too), then without it. Each "
+                + "ratio divides by /ping measured on the same service.");
+        List<EndpointCost> withLog;
+        try (Target service = openService(report, RequestLog.on)) {
+            withLog = CostView.present(report, setting + "; request log on", measureAll(service, h2load, body, batchBody, report),
+                    POLL_TIMEOUT_SECONDS, List.of(), CostView.DATA);
+        }
+        List<EndpointCost> withoutLog;
+        try (Target service = openService(report, RequestLog.off)) {
+            withoutLog = CostView.present(report, setting + "; request log off", measureAll(service, h2load, body, batchBody, report),
+                    POLL_TIMEOUT_SECONDS, List.of(), CostView.DATA_WITHOUT_REQUEST_LOG);
+        }
+        CostView.compareRequestLog(report, withLog, withoutLog);
+    }
+
+    /** A fresh service (or the --url one) whose CPU and admin port this scenario can measure. */
+    private Target openService(Report report, RequestLog requestLog) throws IOException, InterruptedException {
+        Target service = open(report, Map.of("LOG_LEVEL", "WARN"), List.of(), requestLog);
+        if (!service.serverCpu().measured() || service.adminUri().isEmpty()) {
+            service.close();
+            throw new IllegalStateException("cost needs the server's CPU and its admin port (/ping): let the tool start the service, "
+                    + "or give --server-pid and --admin-url with --url");
+        }
+        return service;
+    }
+
+    /** Every endpoint, one after the other, while the deadline allows. */
+    private List<Measurement> measureAll(Target service, Path h2load, Path body, Path batchBody, Report report)
+            throws IOException, InterruptedException {
+        List<Measurement> measurements = new ArrayList<>();
+        for (Endpoint endpoint : endpoints(service, body, batchBody)) {
+            if (deadline().isUp()) {
+                measurements.add(Measurement.notLoaded(endpoint, "skipped: time limit reached"));
+                continue;
+            }
+            measurements.add(measure(service, endpoint, h2load, report));
+        }
+        return measurements;
     }
 
     private void validate() {
@@ -144,9 +184,13 @@ public final class CostScenario extends ScenarioCommand {
         if (connections < 1 || polls < 1 || !(eventsPerSecond > 0 && eventsPerSecond <= 1000)) {
             throw new IllegalArgumentException("--connections and --polls must be at least 1 and --events-per-second above 0 and at most 1000");
         }
+        if (compareRequestLog && (profiling() || target().runningService().isPresent() || target().requestLog() == RequestLog.off)) {
+            throw new IllegalArgumentException("--compare-request-log starts the service twice, with its request log and without: "
+                    + "it takes neither --url, --profile nor --request-log off");
+        }
         // Start-up, then per endpoint its warm-up and stretch (and two profile stretches), each with a few seconds to spare.
         Duration perEndpoint = warmup.plus(seconds).plusSeconds(5).plus(profiling() ? seconds.multipliedBy(2).plusSeconds(10) : Duration.ZERO);
-        Duration needed = perEndpoint.multipliedBy(PATTERNS.size() + 3).plusSeconds(60);
+        Duration needed = perEndpoint.multipliedBy(PATTERNS.size() + 3).plusSeconds(60).multipliedBy(compareRequestLog ? 2 : 1);
         Duration left = Duration.ofNanos(deadline().nanos() - System.nanoTime());
         if (needed.compareTo(left) > 0) {
             throw new IllegalArgumentException("these options need about " + Durations.format(needed) + ", more than the "

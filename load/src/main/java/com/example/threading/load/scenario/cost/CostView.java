@@ -13,21 +13,30 @@ import java.util.Optional;
  * The cost scenario's report, built from {@link Measurement}s: one table with a row per endpoint (2xx answers per
  * second, the server's CPU per answer in µs, its ratio to /ping's, the server's CPU during the stretch), notes on
  * the rows that did not count and on the long poll's publishes, the flame graphs' table with {@code --profile}, and
- * results.json's {@code cost} ({@link EndpointCost} rows).
+ * results.json's {@code cost} ({@link EndpointCost} rows). With {@code --compare-request-log}, one such table per
+ * service and a third with both ratios side by side ({@link #compareRequestLog}).
  */
 final class CostView {
 
     /** The table's title starts with this. */
     static final String TITLE = "Server CPU per request";
+    /** The side-by-side table's title starts with this. */
+    static final String REQUEST_LOG_TITLE = "What the request log costs";
+    /** results.json's figures of a run: its {@code data} entry. */
+    static final String DATA = "cost";
+    /** results.json's figures of the service without its request log, under {@code --compare-request-log}. */
+    static final String DATA_WITHOUT_REQUEST_LOG = "costWithoutRequestLog";
 
     private CostView() {
     }
 
     /**
      * The table of {@code measurements} (the first is /ping, the baseline), measured as {@code setting} says, with the
-     * notes on the long poll, whose polls time out after {@code pollTimeoutSeconds}; and the flame graphs, if any.
+     * notes on the long poll, whose polls time out after {@code pollTimeoutSeconds}; and the flame graphs, if any. The
+     * rows go into results.json's {@code data.<dataName>}, and are returned.
      */
-    static void present(Report report, String setting, List<Measurement> measurements, int pollTimeoutSeconds, List<FlameGraphs> flames) {
+    static List<EndpointCost> present(Report report, String setting, List<Measurement> measurements, int pollTimeoutSeconds,
+                                      List<FlameGraphs> flames, String dataName) {
         Optional<Double> ping = measurements.isEmpty() || !measurements.get(0).counts() ? Optional.empty()
                 : Optional.of(measurements.get(0).run().orElseThrow().serverCpuMicrosPerOk());
         if (ping.isEmpty()) {
@@ -49,8 +58,9 @@ final class CostView {
         }
         report.table(new Table(TITLE + " (" + setting + ")",
                 List.of("endpoint", "requests/s", "server CPU µs per request", "ratio to /ping", "server CPU %", "2xx answers"), rows));
-        report.data("cost", costs);
-        ping.ifPresent(micros -> report.data("pingServerCpuMicrosPerRequest", micros));
+        report.data(dataName, costs);
+        ping.ifPresent(micros -> report.data(DATA.equals(dataName) ? "pingServerCpuMicrosPerRequest"
+                : "pingServerCpuMicrosPerRequest_" + dataName, micros));
         if (!flames.isEmpty()) {
             report.table(new Table("Flame graphs (async-profiler, in extra stretches after every measured one: not in the figures above)",
                     List.of("endpoint", "CPU", "allocations (bytes)"),
@@ -58,6 +68,43 @@ final class CostView {
             report.data("flameGraphs", flames.stream().map(graphs -> List.of(graphs.endpoint().name(), graphs.cpu().file(),
                     graphs.allocations().file())).toList());
         }
+        return costs;
+    }
+
+    /**
+     * Both ratios to /ping side by side, endpoint by endpoint, {@code withLog} measured on a service with its request
+     * log and {@code withoutLog} on one without, and the log's server CPU per request (the difference of the two): in
+     * report.md and in results.json's {@code data.requestLogCost}. A row one of the runs did not count has no figures.
+     */
+    static void compareRequestLog(Report report, List<EndpointCost> withLog, List<EndpointCost> withoutLog) {
+        List<List<String>> rows = new ArrayList<>();
+        List<RequestLogCost> costs = new ArrayList<>();
+        for (EndpointCost on : withLog) {
+            Optional<EndpointCost> off = withoutLog.stream().filter(cost -> cost.name().equals(on.name())).findFirst();
+            if (off.isEmpty() || !EndpointCost.MEASURED.equals(on.outcome()) || !EndpointCost.MEASURED.equals(off.get().outcome())) {
+                String why = !EndpointCost.MEASURED.equals(on.outcome()) ? "request log on: " + on.outcome()
+                        : off.map(cost -> "request log off: " + cost.outcome()).orElse("request log off: not measured");
+                rows.add(List.of(on.endpoint(), "–", "–", "–", "–", why));
+                continue;
+            }
+            RequestLogCost cost = new RequestLogCost(on.name(), on.ratioToPing(), off.get().ratioToPing(), on.serverCpuMicrosPerRequest(),
+                    off.get().serverCpuMicrosPerRequest());
+            costs.add(cost);
+            rows.add(List.of(on.endpoint(), ratio(cost.ratioWithLog()), ratio(cost.ratioWithoutLog()), format("%.1f", cost.microsWithLog()),
+                    format("%.1f", cost.microsWithoutLog()), format("%+.1f", cost.microsWithLog() - cost.microsWithoutLog())));
+        }
+        report.table(new Table(REQUEST_LOG_TITLE + " (the same endpoints on a service with config.yml's request log and on one without it)",
+                List.of("endpoint", "ratio to /ping, log on", "ratio to /ping, log off", "server CPU µs, log on", "server CPU µs, log off",
+                        "the log's µs per request"), rows));
+        report.data("requestLogCost", costs);
+    }
+
+    /** One endpoint's figures with the request log and without it, as results.json holds them; a ratio is null without /ping. */
+    record RequestLogCost(String name, Double ratioWithLog, Double ratioWithoutLog, double microsWithLog, double microsWithoutLog) {
+    }
+
+    private static String ratio(Double ratio) {
+        return ratio == null ? "–" : format("%.2f", ratio);
     }
 
     /** The endpoint's figures, and what became of it. */

@@ -3,13 +3,18 @@ package com.example.threading.load.scenario.cost;
 import static com.example.threading.load.scenario.ReportAssertions.assertReportFiles;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.example.threading.load.LoadTool;
 import com.example.threading.load.engine.H2loadRequired;
 import com.example.threading.load.scenario.ReportAssertions;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,6 +102,59 @@ class CostScenarioTest {
         assertThat(environment.path("load generator").asText()).startsWith("h2load");
         assertThat(markdown).contains("| cpu |", "| service JDK |", "| load average at start (1 / 5 / 15 min) |",
                 "ratios within one run", "this machine only", "java -jar load/target/threading-load.jar cost");
+    }
+
+    @Test
+    void withCompareRequestLogEveryEndpointIsMeasuredOnALoggedServiceThenOnAnUnloggedOneSideBySide(@TempDir Path out) throws Exception {
+        H2loadRequired.path();
+        Path folder = ReportAssertions.run(out, "cost", "--compare-request-log", "--warmup", "0s", "--seconds", "1s", "--polls", "20",
+                "--max-duration", "300s");
+        JsonNode results = assertReportFiles(folder);
+
+        JsonNode side = table(results, CostView.REQUEST_LOG_TITLE);
+        assertThat(side.path("header").toString()).contains("\"ratio to /ping, log on\"", "\"ratio to /ping, log off\"",
+                "\"the log's µs per request\"");
+        assertThat(side.path("rows")).hasSize(ENDPOINTS.size());
+        assertThat(side.path("rows").get(0).get(1).asText()).isEqualTo("1.00");
+        assertThat(side.path("rows").get(0).get(2).asText()).isEqualTo("1.00");
+        JsonNode data = results.path("data");
+        assertThat(data.path("cost")).hasSize(ENDPOINTS.size());
+        assertThat(data.path("costWithoutRequestLog")).hasSize(ENDPOINTS.size());
+        assertThat(data.path("requestLogCost")).as("every endpoint measured on both (virtual: on JDK 21+)")
+                .hasSize(ReportAssertions.virtualThreads() ? ENDPOINTS.size() : ENDPOINTS.size() - 1);
+        data.path("requestLogCost").forEach(cost -> {
+            assertThat(cost.path("microsWithLog").asDouble()).as("%s", cost.path("name")).isPositive();
+            assertThat(cost.path("microsWithoutLog").asDouble()).as("%s", cost.path("name")).isPositive();
+        });
+        assertThat(results.path("configuration").toString()).contains("on, then off on a second service");
+
+        // The first service wrote a request log line per request, the second none: its config.yml had no appender.
+        assertThat(folder.resolve("config-without-request-log.yml")).content().contains("appenders: []");
+        assertThat(Files.readString(folder.resolve("service-1.log"))).contains("\"GET /work/blocking HTTP/1.1\" 200 ");
+        assertThat(Files.readString(folder.resolve("service-2.log"))).doesNotContain("request_id=")
+                .doesNotContain("\"GET /work/blocking HTTP/1.1\"");
+    }
+
+    @Test
+    void compareRequestLogRefusesWhatCannotBeComparedBeforeStartingAnything(@TempDir Path out) throws Exception {
+        for (List<String> options : List.of(List.of("--profile"), List.of("--request-log", "off"))) {
+            List<String> args = new ArrayList<>(List.of("cost", "--out", out.toString(), "--no-progress", "--compare-request-log"));
+            args.addAll(options);
+            ByteArrayOutputStream errors = new ByteArrayOutputStream();
+            PrintStream standardError = System.err;
+            int status;
+            System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+            try {
+                status = LoadTool.run(args.toArray(String[]::new));
+            } finally {
+                System.setErr(standardError);
+            }
+            assertThat(status).as("exit status with %s", options).isNotZero();
+            assertThat(errors.toString(StandardCharsets.UTF_8)).as("%s", options).contains("--compare-request-log starts the service twice");
+        }
+        try (Stream<Path> started = Files.walk(out)) {
+            assertThat(started.filter(file -> file.getFileName().toString().startsWith("service-"))).as("no service started").isEmpty();
+        }
     }
 
     private static JsonNode table(JsonNode results, String titleStart) {

@@ -28,7 +28,7 @@ class CostViewTest {
         Measurement cached = measured(endpoint("work-cached"), new H2load.Summary(4_000, 0, 0, 0, 4_000, 0, 0, 0), SECOND);
         Measurement virtual = Measurement.notLoaded(endpoint("work-virtual"), "not available on JDK 17 (needs 21+)");
 
-        CostView.present(report, "test", List.of(ping, bounded, cached, virtual), 60, List.of());
+        CostView.present(report, "test", List.of(ping, bounded, cached, virtual), 60, List.of(), CostView.DATA);
 
         Table table = report.tables().get(0);
         assertThat(table.title()).startsWith(CostView.TITLE);
@@ -48,10 +48,34 @@ class CostViewTest {
         Measurement ping = measured(endpoint("ping"), new H2load.Summary(10, 10, 0, 0, 0, 0, 10, 0), SECOND);
         Measurement cached = measured(endpoint("work-cached"), new H2load.Summary(4_000, 0, 0, 0, 4_000, 0, 0, 0), SECOND);
 
-        CostView.present(report, "test", List.of(ping, cached), 60, List.of());
+        CostView.present(report, "test", List.of(ping, cached), 60, List.of(), CostView.DATA);
 
         assertThat(report.tables().get(0).rows().get(1).get(3)).isEqualTo("–");
         assertThat(report.notes()).contains("/ping, the baseline, was not measured in this run: there are no ratios.");
+    }
+
+    @Test
+    void theRequestLogsCostStandsBesideEachEndpointsRatiosWithAndWithoutIt(@TempDir Path folder) {
+        Report report = new Report("cost", folder, "cost");
+        H2load.Summary all2xx = new H2load.Summary(10_000, 0, 0, 0, 10_000, 0, 0, 0);
+        // With the log: /ping 60 µs, /work/blocking 120 µs (2.00); without: 50 µs and 90 µs (1.80).
+        List<EndpointCost> withLog = CostView.present(report, "on", List.of(measured(endpoint("ping"), all2xx, 6 * SECOND / 10),
+                measured(endpoint("work-blocking"), all2xx, 12 * SECOND / 10),
+                measured(endpoint("work-bounded"), new H2load.Summary(5_000, 40, 0, 0, 4_960, 0, 0, 40), SECOND)), 60, List.of(), CostView.DATA);
+        List<EndpointCost> withoutLog = CostView.present(report, "off", List.of(measured(endpoint("ping"), all2xx, SECOND / 2),
+                measured(endpoint("work-blocking"), all2xx, 9 * SECOND / 10), measured(endpoint("work-bounded"), all2xx, SECOND)), 60, List.of(),
+                CostView.DATA_WITHOUT_REQUEST_LOG);
+
+        CostView.compareRequestLog(report, withLog, withoutLog);
+
+        Table table = report.tables().get(2);
+        assertThat(table.title()).startsWith(CostView.REQUEST_LOG_TITLE);
+        assertThat(table.rows().get(0)).containsExactly("GET ping", "1.00", "1.00", "60.0", "50.0", "+10.0");
+        assertThat(table.rows().get(1)).containsExactly("GET work-blocking", "2.00", "1.80", "120.0", "90.0", "+30.0");
+        assertThat(table.rows().get(2).get(5)).startsWith("request log on: not counted: 40 non-2xx");
+        assertThat(table.rows().get(2).subList(1, 5)).containsOnly("–");
+        assertThat(report.tables().get(0).title()).isEqualTo(CostView.TITLE + " (on)");
+        assertThat(report.tables().get(1).title()).isEqualTo(CostView.TITLE + " (off)");
     }
 
     /** The server's CPU in % of all cores for {@code cpuSeconds} over the 2 s stretch. */
