@@ -33,7 +33,8 @@ final class CostView {
     /**
      * The table of {@code measurements} (the first is /ping, the baseline), measured as {@code setting} says, with the
      * notes on the long poll, whose polls time out after {@code pollTimeoutSeconds}; and the flame graphs, if any. The
-     * rows go into results.json's {@code data.<dataName>}, and are returned.
+     * rows go into results.json's {@code data.<dataName>} (/ping's µs also into {@code pingServerCpuMicrosPerRequest},
+     * for {@link #DATA}), and are returned.
      */
     static List<EndpointCost> present(Report report, String setting, List<Measurement> measurements, int pollTimeoutSeconds,
                                       List<FlameGraphs> flames, String dataName) {
@@ -59,8 +60,9 @@ final class CostView {
         report.table(new Table(TITLE + " (" + setting + ")",
                 List.of("endpoint", "requests/s", "server CPU µs per request", "ratio to /ping", "server CPU %", "2xx answers"), rows));
         report.data(dataName, costs);
-        ping.ifPresent(micros -> report.data(DATA.equals(dataName) ? "pingServerCpuMicrosPerRequest"
-                : "pingServerCpuMicrosPerRequest_" + dataName, micros));
+        if (DATA.equals(dataName)) {
+            ping.ifPresent(micros -> report.data("pingServerCpuMicrosPerRequest", micros));
+        }
         if (!flames.isEmpty()) {
             report.table(new Table("Flame graphs (async-profiler, in extra stretches after every measured one: not in the figures above)",
                     List.of("endpoint", "CPU", "allocations (bytes)"),
