@@ -40,9 +40,8 @@ final class SocketJson {
 
     /**
      * One event's message in UTF-8, its JSON (made once for all its sockets, {@code EventsJson}) and the position after
-     * it copied into one array (the message a socket
-     * writes, made with no text in between); a position holds only topic names, numbers, epochs, {@code :} and
-     * {@code ,}, nothing JSON would escape.
+     * it copied into one array (the message a socket writes, made with no text in between); a position holds only topic
+     * names, numbers, epochs, {@code :} and {@code ,}, nothing JSON would escape.
      */
     static byte[] event(byte[] eventJson, FollowedCursors.Position position) {
         byte[] message = new byte[EVENT_START.length + eventJson.length + POSITION_START.length + position.length()
