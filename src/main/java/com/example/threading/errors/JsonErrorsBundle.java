@@ -13,7 +13,8 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * a JSON error handler on the Jetty server (errors before any context, on both connectors) and on the
  * application and admin servlet contexts, a body for the admin tasks' bare error statuses, and Dropwizard's
  * validation errors mapped to the same body; and keeps what clients cause out of the error log
- * ({@link QuietClientFaults}) and counts the clients that go away ({@link CountClientDisconnects}). Metrics
+ * ({@link QuietClientFaults}), counts the clients that go away ({@link CountClientDisconnects}), and keeps a refused
+ * request head from releasing its connection's buffer twice ({@link OneFillAtATime}). Metrics
  * {@code http.error-bodies}: the error bodies Jetty's error handlers wrote (errors the application did not answer
  * itself);
  * {@code http.client-disconnects}: requests that ended because the client went away (reset or closed its connection
@@ -48,6 +49,8 @@ public final class JsonErrorsBundle implements ConfiguredBundle<Object> {
                 if (event instanceof Server server) {
                     server.setErrorHandler(new JsonErrorHandler(written));
                     server.insertHandler(new CountClientDisconnects(disconnects));
+                    // Jetty 12.1.14 may run two onFillable of one connection at once after a refused request head.
+                    OneFillAtATime.install(server, environment.metrics());
                 }
             }
         });
