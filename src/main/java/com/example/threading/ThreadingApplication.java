@@ -8,6 +8,7 @@ import com.example.threading.errors.JsonErrorsBundle;
 import com.example.threading.events.EventsBundle;
 import com.example.threading.events.access.jwt.JwtAccessBundle;
 import com.example.threading.events.longpoll.LongPollTransport;
+import com.example.threading.events.publish.PublishEndpoints;
 import com.example.threading.events.sse.SseTransport;
 import com.example.threading.events.stream.redis.RedisEventStream;
 import com.example.threading.events.stream.redis.RedisEventStreamBundle;
@@ -17,6 +18,7 @@ import com.example.threading.jetty.JettyBundle;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
 import com.example.threading.live.LiveBundle;
 import com.example.threading.metrics.PrometheusBundle;
+import com.example.threading.requestlog.RequestLogBundle;
 import com.example.threading.work.WorkBundle;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
@@ -48,6 +50,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         // First: refuses to start (JDK 17, or Dropwizard's own flag) before any pattern has built a pool.
         bootstrap.addBundle(new ServerVirtualThreadsBundle<>(ThreadingConfiguration::getServerVirtualThreads));
         bootstrap.addBundle(new JsonErrorsBundle());
+        bootstrap.addBundle(new RequestLogBundle());
         bootstrap.addBundle(new WorkBundle<>(ThreadingConfiguration::getWork));
         // Its downstream calls carry the request's context; their spans are recorded where the context bundle decides.
         RequestContextBundle<ThreadingConfiguration> context = new RequestContextBundle<>(ThreadingConfiguration::getContext);
@@ -62,12 +65,13 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new LiveBundle());
         // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
         bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
-        // Long-polls, event streams and sockets have their own bounds (events.maxParked, events.maxPublishing,
-        // events.sse.maxStreams, events.websocket.maxSockets): admission does not count them; nor does it count the
-        // balancer's readiness probe, so a busy instance stays in rotation.
+        // Long-polls, publishes (one event or a batch: a trickled body would hold a place until its deadline), event
+        // streams and sockets have their own bounds (events.maxParked, events.maxPublishing, events.sse.maxStreams,
+        // events.websocket.maxSockets): admission does not count them; nor does it count the balancer's readiness probe,
+        // so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
-                LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, SseTransport.PATH, WebSocketTransport.PATH,
-                ReadinessBundle.PATH));
+                LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, PublishEndpoints.BATCH_PATH, SseTransport.PATH,
+                WebSocketTransport.PATH, ReadinessBundle.PATH));
         // Last, so that its handler runs first: every request's id, trace and MDC, 503s of admission control included.
         bootstrap.addBundle(context);
     }

@@ -153,6 +153,28 @@ public abstract class ScenarioCommand implements Callable<Integer> {
         return opened;
     }
 
+    /**
+     * A second service of another jar and config.yml beside the one {@link #open} starts (e.g. the jar before a change),
+     * watched the same way; its facts go into the report with {@code label} in front of their names.
+     */
+    protected final Target openOther(Report report, String label, Path jar, Path config, Map<String, String> environment)
+            throws IOException, InterruptedException {
+        Target opened = options.target.open(report.directory(), environment, List.of(), options.target.requestLog(), jar, config);
+        opened.caveats().forEach(report::note);
+        opened.facts().forEach((name, value) -> report.environment(label + " " + name, value));
+        JvmWatch watch = JvmWatch.service(label + "-" + opened.name(), opened, originNanos, serviceGauges());
+        watches.add(watch);
+        serviceWatches.put(opened, watch);
+        opened.beforeClose(() -> {
+            try {
+                watch.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return opened;
+    }
+
     /** The watch on a service this scenario opened (its samples so far, its GC log), if any. */
     protected final Optional<JvmWatch> watchOf(Target service) {
         return Optional.ofNullable(serviceWatches.get(service));

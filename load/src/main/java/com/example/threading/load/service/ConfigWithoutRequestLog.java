@@ -36,8 +36,16 @@ final class ConfigWithoutRequestLog {
             int indent = key.group(1).length();
             copy.add(lines.get(i));
             copy.add(" ".repeat(indent + 2) + "appenders: []");
+            boolean inAppenders = false;
             while (i + 1 < lines.size() && (lines.get(i + 1).isBlank() || indentOf(lines.get(i + 1)) > indent)) {
-                i++; // the section's own lines: its appenders and their settings
+                i++; // the section's own lines: its other keys stay (type, format), its appenders and their settings go
+                String line = lines.get(i);
+                if (!line.isBlank() && indentOf(line) == indent + 2) {
+                    inAppenders = line.stripLeading().startsWith("appenders:");
+                }
+                if (!inAppenders) {
+                    copy.add(line);
+                }
             }
             replaced = true;
         }

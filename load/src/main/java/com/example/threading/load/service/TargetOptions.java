@@ -99,7 +99,18 @@ public final class TargetOptions {
             return new Target(url, admin, new ServerCpu(process), Optional.empty(), Map.of(), caveats);
         }
         Path serviceJar = serviceJar();
-        Path serviceConfig = serviceConfig(serviceJar);
+        return open(logDirectory, environment, systemProperties, requestLog, serviceJar, serviceConfig(serviceJar));
+    }
+
+    /**
+     * A fresh child of {@code serviceJar} with {@code serviceConfig}, otherwise as {@link #open(Path, Map, List, RequestLog)}
+     * (e.g. the jar of the commit before a change, to measure both in one run); never the --url service.
+     */
+    public Target open(Path logDirectory, Map<String, String> environment, List<String> systemProperties, RequestLog requestLog,
+                       Path serviceJar, Path serviceConfig) throws IOException, InterruptedException {
+        if (!Files.isRegularFile(serviceJar)) {
+            throw new IllegalStateException("the service jar " + serviceJar + " does not exist");
+        }
         if (!Files.isRegularFile(serviceConfig)) {
             throw new IllegalStateException("config.yml not found at " + serviceConfig + "; give --config");
         }

@@ -4,11 +4,13 @@ import com.example.threading.load.engine.http.H2load;
 import com.example.threading.load.engine.http.H2loadStretch;
 import com.example.threading.load.engine.http.SimpleHttp;
 import com.example.threading.load.engine.jvm.Profiler;
+import com.example.threading.load.engine.jvm.ServerMetrics;
 import com.example.threading.load.engine.traffic.EventPublisher;
 import com.example.threading.load.report.Durations;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.service.CpuClock;
+import com.example.threading.load.service.ServerThreadsCpu;
 import com.example.threading.load.service.Target;
 import com.example.threading.load.service.TargetOptions.RequestLog;
 import java.io.IOException;
@@ -79,6 +81,32 @@ public final class CostScenario extends ScenarioCommand {
             + "side, and the log's server CPU per request")
     boolean compareRequestLog;
 
+    @Option(names = "--batch-polls", split = ",", defaultValue = "1000,10000", description = "The batch rows' parked long-polls: one "
+            + "event to that many polls (HTTP/1.1, a connection each), a row per size; empty for none (default: ${DEFAULT-VALUE})")
+    List<Integer> batchPolls = new ArrayList<>();
+
+    @Option(names = "--batch-streams", defaultValue = "1000", description = "The batch rows' Server-Sent Events streams and WebSockets: "
+            + "one event to that many of each; 0 for none (default: ${DEFAULT-VALUE})")
+    int batchStreams;
+
+    @Option(names = "--batch-warmup", defaultValue = "20", description = "Rounds of each batch row before its measured ones, not "
+            + "counted (default: ${DEFAULT-VALUE})")
+    int batchWarmup;
+
+    @Option(names = "--batch-rounds", defaultValue = "15", description = "Measured rounds of each batch row: its figures are their "
+            + "medians (default: ${DEFAULT-VALUE})")
+    int batchRounds;
+
+    @Option(names = "--batch-only", description = "Measure /ping (the ratios' baseline) and the batch rows only, not the other endpoints")
+    boolean batchOnly;
+
+    @Option(names = "--baseline", description = "Another service jar (e.g. built at the commit before a change): every endpoint and "
+            + "every batch row is measured on it and on this run's service, alternately, and both ratios to /ping stand side by side")
+    Path baseline;
+
+    @Option(names = "--baseline-config", description = "The --baseline jar's config.yml (default: the one next to its target/ folder)")
+    Path baselineConfig;
+
     /** A run with this scenario's defaults, filled in by picocli. */
     public CostScenario() {
         super(Duration.ofMinutes(15));
@@ -111,7 +139,8 @@ public final class CostScenario extends ScenarioCommand {
                 .configure("profile", profiling() ? "a CPU and an allocation flame graph per endpoint, in extra stretches of "
                         + Durations.format(seconds) + " after all measured ones" : "no");
         report.summary("What one request costs the server: for each endpoint, h2load (" + setting + ") loads it alone, and the "
-                + "server's CPU time (utime + stime of the service process, from /proc) over exactly the measured stretch — from "
+                + "server's CPU time (its threads' time on a CPU, from /proc, without the JIT compiler's threads, which compile "
+                + "meanwhile whatever they are behind on) over exactly the measured stretch — from "
                 + "h2load's announcing its start to its announcing its end — is divided by the 2xx answers h2load counted in "
                 + "that stretch. A run with answers other than 2xx is reported as such, not counted. The figures are ratios "
                 + "within one run, on one service process: each endpoint's CPU per request divided by admin /ping's (Jetty and "
@@ -121,9 +150,14 @@ public final class CostScenario extends ScenarioCommand {
                 + "later event.");
         report.note("The tool reads the service's admin /metrics once a second (heap, threads, for the JVM table) and the service "
                 + "publishes a tick every 2 s: their CPU is in every figure, spread over that endpoint's requests.");
+        if (baseline != null) {
+            compareWithBaseline(report, h2load, body, batchBody, setting);
+            return;
+        }
         if (!compareRequestLog) {
             try (Target service = openService(report, target().requestLog())) {
                 List<Measurement> measurements = measureAll(service, h2load, body, batchBody, report);
+                List<BatchRow> batches = measureBatches(List.of(service), report).get(0);
                 List<FlameGraphs> flames = new ArrayList<>();
                 if (profiling()) {
                     for (Measurement measurement : measurements) {
@@ -132,7 +166,17 @@ public final class CostScenario extends ScenarioCommand {
                         }
                     }
                 }
-                CostView.present(report, setting, measurements, POLL_TIMEOUT_SECONDS, flames, CostView.DATA);
+                List<FlameGraphs.Graph> batchFlames = new ArrayList<>();
+                if (profiling()) {
+                    for (BatchRow row : batches) {
+                        if (row.measured() && !deadline().isUp()) {
+                            batchFlames.add(profileBatch(service, row, report));
+                        }
+                    }
+                }
+                List<EndpointCost> costs = CostView.present(report, setting, measurements, POLL_TIMEOUT_SECONDS, flames, CostView.DATA);
+                CostView.presentBatches(report, batches, CostView.pingMicros(costs));
+                CostView.presentBatchFlames(report, batches, batchFlames);
             }
             return;
         }
@@ -150,6 +194,151 @@ public final class CostScenario extends ScenarioCommand {
                     POLL_TIMEOUT_SECONDS, List.of(), CostView.DATA_WITHOUT_REQUEST_LOG);
         }
         CostView.compareRequestLog(report, withLog, withoutLog);
+    }
+
+    /**
+     * {@code --baseline}: this run's service and the baseline's, side by side: every endpoint loaded on one, then on the
+     * other, then the batch rows, each in two blocks per service (A B A B), so that the machine's drift falls on both.
+     */
+    private void compareWithBaseline(Report report, Path h2load, Path body, Path batchBody, String setting) throws Exception {
+        Path config = baselineConfig != null ? baselineConfig : baseline.toAbsolutePath().getParent().getParent().resolve("config.yml");
+        report.configure("baseline", baseline.toAbsolutePath() + " " + config.toAbsolutePath());
+        report.note("A/B: every endpoint is measured on this run's service, then on the baseline's (" + baseline + "), one after "
+                + "the other; each batch row in two blocks per service, alternately. Each ratio divides by /ping measured on the same "
+                + "service.");
+        try (Target service = openService(report, target().requestLog());
+             Target other = checked(openOther(report, "baseline", baseline, config, Map.of("LOG_LEVEL", "WARN")))) {
+            List<Measurement> mine = new ArrayList<>();
+            List<Measurement> theirs = new ArrayList<>();
+            List<Endpoint> ours = endpoints(service, body, batchBody);
+            List<Endpoint> baselines = endpoints(other, body, batchBody);
+            for (int i = 0; i < ours.size(); i++) {
+                if (deadline().isUp()) {
+                    break;
+                }
+                mine.add(measure(service, ours.get(i), h2load, report));
+                theirs.add(measure(other, baselines.get(i), h2load, report));
+            }
+            List<List<BatchRow>> batches = measureBatches(List.of(service, other), report);
+            List<EndpointCost> mineCosts = CostView.present(report, setting + "; this run's service", mine, POLL_TIMEOUT_SECONDS, List.of(),
+                    CostView.DATA);
+            List<EndpointCost> theirCosts = CostView.present(report, setting + "; the baseline", theirs, POLL_TIMEOUT_SECONDS, List.of(),
+                    CostView.DATA_OF_BASELINE);
+            CostView.compareWithBaseline(report, mineCosts, theirCosts, batches.get(0), batches.get(1));
+        }
+    }
+
+    private static Target checked(Target service) {
+        if (!service.serverCpu().measured() || service.adminUri().isEmpty()) {
+            service.close();
+            throw new IllegalStateException("the baseline service's CPU or admin port cannot be measured");
+        }
+        return service;
+    }
+
+    /**
+     * The batch rows on each of {@code services} (one list per service, in that order): for every --batch-polls size
+     * and, with --batch-streams, for streams and sockets, its warm-up and measured rounds; with two services in two blocks
+     * each, alternately.
+     */
+    private List<List<BatchRow>> measureBatches(List<Target> services, Report report) throws Exception {
+        List<List<BatchRow>> rows = new ArrayList<>();
+        services.forEach(service -> rows.add(new ArrayList<>()));
+        List<Map.Entry<Batch.Shape, Integer>> shapes = new ArrayList<>();
+        batchPolls.forEach(size -> shapes.add(Map.entry(Batch.Shape.POLLS, size)));
+        if (batchStreams > 0) {
+            shapes.add(Map.entry(Batch.Shape.STREAMS, batchStreams));
+            shapes.add(Map.entry(Batch.Shape.SOCKETS, batchStreams));
+        }
+        int blocks = services.size() > 1 ? 2 : 1;
+        for (Map.Entry<Batch.Shape, Integer> shape : shapes) {
+            List<List<Batch.Round>> rounds = new ArrayList<>();
+            List<String> failures = new ArrayList<>();
+            services.forEach(service -> {
+                rounds.add(new ArrayList<>());
+                failures.add("");
+            });
+            for (int block = 0; block < blocks; block++) {
+                for (int s = 0; s < services.size(); s++) {
+                    int measured = batchRounds / blocks + (block < batchRounds % blocks ? 1 : 0);
+                    if (!failures.get(s).isEmpty() || deadline().isUp()) {
+                        continue;
+                    }
+                    try {
+                        rounds.get(s).addAll(batchRounds(services.get(s), shape.getKey(), shape.getValue(), block == 0 ? batchWarmup : 2,
+                                measured, block));
+                    } catch (InterruptedException e) {
+                        throw e;
+                    } catch (Exception e) {
+                        Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+                        failures.set(s, "not measured: " + cause.getMessage()); // e.g. a baseline without the endpoint
+                    }
+                }
+            }
+            for (int s = 0; s < services.size(); s++) {
+                rows.get(s).add(BatchRow.of(shape.getKey(), shape.getValue(), rounds.get(s), failures.get(s)));
+            }
+        }
+        return rows;
+    }
+
+    /** With --profile: {@code row}'s shape once more, two rounds, then --batch-rounds rounds under async-profiler's CPU sampling. */
+    private FlameGraphs.Graph profileBatch(Target service, BatchRow row, Report report) throws Exception {
+        String file = "flame-cpu-" + row.name() + ".html";
+        long pid = service.serverCpu().process().orElseThrow().pid();
+        Batch.Shape shape = java.util.Arrays.stream(Batch.Shape.values()).filter(candidate -> row.name().startsWith(candidate.name + "-"))
+                .findFirst().orElseThrow();
+        Profiler[] profiler = new Profiler[1];
+        try {
+            batchRounds(service, shape, row.clients(), 2, batchRounds, 9, () -> profiler[0] = Profiler.start(pid, report.directory().resolve(file)));
+        } catch (IOException e) {
+            return FlameGraphs.Graph.failed(file, e.getMessage());
+        } finally {
+            if (profiler[0] != null) {
+                Optional<String> failure = profiler[0].stop();
+                if (failure.isPresent()) {
+                    return FlameGraphs.Graph.failed(file, failure.get());
+                }
+            }
+        }
+        return profiler[0] == null ? FlameGraphs.Graph.failed(file, "the profiler did not start") : FlameGraphs.Graph.written(file);
+    }
+
+    /** What runs once the warm-up rounds are done, before the measured ones (e.g. attaching the profiler). */
+    private interface AfterWarmUp {
+        void run() throws IOException;
+    }
+
+    /** One block of rounds of one shape on {@code service}: {@code warmUp} rounds not kept, then {@code measured} rounds. */
+    private List<Batch.Round> batchRounds(Target service, Batch.Shape shape, int clients, int warmUp, int measured, int block)
+            throws Exception {
+        return batchRounds(service, shape, clients, warmUp, measured, block, () -> { });
+    }
+
+    private List<Batch.Round> batchRounds(Target service, Batch.Shape shape, int clients, int warmUp, int measured, int block,
+                                          AfterWarmUp afterWarmUp) throws Exception {
+        long pid = service.serverCpu().process().orElseThrow().pid();
+        ServerThreadsCpu cpu = new ServerThreadsCpu(pid);
+        if (!cpu.available()) {
+            throw new IllegalStateException("no /proc/" + pid + "/task to read the server's threads' CPU from (Linux only)");
+        }
+        String topic = "cost-" + shape.name + "-" + clients + "-" + block;
+        List<Batch.Round> kept = new ArrayList<>();
+        try (ServerMetrics metrics = new ServerMetrics(service.adminUri().orElseThrow());
+             Batch batch = new Batch(shape, clients, service.applicationUri(), topic, metrics, cpu)) {
+            long deadline = deadline().within(Duration.ofMinutes(5));
+            batch.open(deadline);
+            for (int r = 0; r < warmUp + measured; r++) {
+                if (r == warmUp) {
+                    afterWarmUp.run();
+                }
+                Batch.Round round = batch.round(deadline);
+                if (r >= warmUp) {
+                    kept.add(round);
+                }
+            }
+        }
+        return kept;
     }
 
     /** A fresh service (or the --url one) whose CPU and admin port this scenario can measure. */
@@ -188,9 +377,25 @@ public final class CostScenario extends ScenarioCommand {
             throw new IllegalArgumentException("--compare-request-log starts the service twice, with its request log and without: "
                     + "it takes neither --url, --profile nor --request-log off");
         }
-        // Start-up, then per endpoint its warm-up and stretch (and two profile stretches), each with a few seconds to spare.
+        if (batchWarmup < 0 || batchRounds < 1 || batchStreams < 0 || batchPolls.stream().anyMatch(size -> size < 1 || size > 15_000)
+                || batchStreams > 15_000) {
+            throw new IllegalArgumentException("--batch-warmup must be 0 or more, --batch-rounds at least 1, --batch-polls sizes and "
+                    + "--batch-streams from 1 (0 for no streams) to 15000 (this tool holds a socket per client, under the open-file limit)");
+        }
+        if (baseline != null && (compareRequestLog || profiling() || target().runningService().isPresent())) {
+            throw new IllegalArgumentException("--baseline starts this run's service and the baseline's: it takes neither "
+                    + "--compare-request-log, --profile nor --url");
+        }
+        if (baseline != null && !Files.isRegularFile(baseline)) {
+            throw new IllegalArgumentException("--baseline " + baseline + " is not a file");
+        }
+        // Start-up, then per endpoint its warm-up and stretch (and two profile stretches), each with a few seconds to spare;
+        // per batch row its rounds (about a second and a half per thousand clients each) and its clients' connects.
         Duration perEndpoint = warmup.plus(seconds).plusSeconds(5).plus(profiling() ? seconds.multipliedBy(2).plusSeconds(10) : Duration.ZERO);
-        Duration needed = perEndpoint.multipliedBy(PATTERNS.size() + 3).plusSeconds(60).multipliedBy(compareRequestLog ? 2 : 1);
+        long batchClients = batchPolls.stream().mapToLong(Integer::longValue).sum() + 2L * batchStreams;
+        Duration batches = Duration.ofMillis((long) (batchClients * (1.5 * (batchWarmup + batchRounds + 2) + 2) + 10_000L * (batchPolls.size() + 2)));
+        Duration once = perEndpoint.multipliedBy(PATTERNS.size() + 3).plus(compareRequestLog ? Duration.ZERO : batches).plusSeconds(60);
+        Duration needed = once.multipliedBy(compareRequestLog || baseline != null ? 2 : 1);
         Duration left = Duration.ofNanos(deadline().nanos() - System.nanoTime());
         if (needed.compareTo(left) > 0) {
             throw new IllegalArgumentException("these options need about " + Durations.format(needed) + ", more than the "
@@ -204,6 +409,9 @@ public final class CostScenario extends ScenarioCommand {
         List<Endpoint> endpoints = new ArrayList<>();
         endpoints.add(new Endpoint("ping", "GET /ping (admin)", Endpoint.Kind.GET, service.adminUri().orElseThrow().resolve("/ping"),
                 connections, Optional.empty(), List.of()));
+        if (batchOnly) {
+            return endpoints;
+        }
         for (String pattern : PATTERNS) {
             String path = "/work/" + pattern + "?ms=0";
             endpoints.add(new Endpoint("work-" + pattern, "GET " + path, Endpoint.Kind.GET, app.resolve(path), connections, Optional.empty(),
@@ -231,10 +439,10 @@ public final class CostScenario extends ScenarioCommand {
                 endpoint.body(), endpoint.headers());
         long deadline = deadline().within(warmup.plus(seconds).plusSeconds(30));
         if (endpoint.kind() != Endpoint.Kind.LONG_POLL) {
-            return Measurement.loaded(endpoint, H2loadStretch.run(h2load, service.serverCpu(), spec, report.directory(), deadline));
+            return Measurement.loaded(endpoint, H2loadStretch.run(h2load, service.serverCpu().withoutJit(), spec, report.directory(), deadline));
         }
         try (EventPublisher publisher = startPublisher(service)) {
-            H2loadStretch.Result run = H2loadStretch.run(h2load, service.serverCpu(), spec, report.directory(), deadline);
+            H2loadStretch.Result run = H2loadStretch.run(h2load, service.serverCpu().withoutJit(), spec, report.directory(), deadline);
             long publishes = publisher.publishedBetween(run.startNanos(), run.endNanos());
             settle(publisher);
             return new Measurement(endpoint, Optional.of(run), "", publishes, publisher.failures(), publisher.longestGap().toMillis() / 1000.0);

@@ -24,6 +24,19 @@ final class CostView {
     static final String REQUEST_LOG_TITLE = "What the request log costs";
     /** results.json's figures of a run: its {@code data} entry. */
     static final String DATA = "cost";
+    /** The batch table's title starts with this. */
+    static final String BATCH_TITLE = "Server CPU per answer of one event to many waiting clients";
+    /** The A/B table's title starts with this. */
+    static final String BASELINE_TITLE = "This run's service beside the baseline";
+    /** results.json's figures of the --baseline service. */
+    static final String DATA_OF_BASELINE = "costOfBaseline";
+    /** results.json's batch rows. */
+    static final String BATCH_DATA = "batchCost";
+    /** results.json's batch rows of the --baseline service. */
+    static final String BATCH_DATA_OF_BASELINE = "batchCostOfBaseline";
+    /** results.json's A/B rows. */
+    static final String AB_DATA = "baselineComparison";
+
     /** results.json's figures of the service without its request log, under {@code --compare-request-log}. */
     static final String DATA_WITHOUT_REQUEST_LOG = "costWithoutRequestLog";
 
@@ -99,6 +112,99 @@ final class CostView {
                 List.of("endpoint", "ratio to /ping, log on", "ratio to /ping, log off", "server CPU µs, log on", "server CPU µs, log off",
                         "the log's µs per request"), rows));
         report.data("requestLogCost", costs);
+    }
+
+    /** /ping's µs per request among {@code costs} (the first row), when it was measured. */
+    static Optional<Double> pingMicros(List<EndpointCost> costs) {
+        return costs.isEmpty() || !EndpointCost.MEASURED.equals(costs.get(0).outcome()) ? Optional.empty()
+                : Optional.of(costs.get(0).serverCpuMicrosPerRequest());
+    }
+
+    /** The batch rows' table, each with its ratio to {@code ping}'s µs; into results.json's {@code data.batchCost}. */
+    static void presentBatches(Report report, List<BatchRow> rows, Optional<Double> ping) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        report.table(new Table(BATCH_TITLE + " (median of the measured rounds; the server's CPU from just before the publish to "
+                + "the last receipt, without its JIT compiler threads, divided by the clients)",
+                List.of("shape", "rounds", "publish → last receipt ms", "server CPU µs per answer (min–max)", "ratio to /ping"),
+                rows.stream().map(row -> batchCells(row, ping)).toList()));
+        report.data(BATCH_DATA, rows);
+        report.note("The batch rows time one event to many clients, each waiting on an HTTP/1.1 connection of its own, round by round: "
+                + "a round publishes one event (POST /events) once the service counts every client (events.parked, events.sse.open, "
+                + "events.websocket.open), and ends when every client has it. Like every figure here, their CPU leaves out the JIT "
+                + "compiler threads, which on two cores still took a quarter of the service's CPU long after warm-up.");
+    }
+
+    /** With --profile, the batch rows' CPU flame graphs (extra rounds after the measured ones), linked. */
+    static void presentBatchFlames(Report report, List<BatchRow> rows, List<FlameGraphs.Graph> flames) {
+        if (flames.isEmpty()) {
+            return;
+        }
+        List<List<String>> cells = new ArrayList<>();
+        for (int i = 0; i < flames.size(); i++) {
+            cells.add(List.of(rows.stream().filter(BatchRow::measured).toList().get(i).label(), flames.get(i).cell()));
+        }
+        report.table(new Table("Flame graphs of the batch rows (async-profiler's CPU sampling, in extra rounds after the measured ones)",
+                List.of("shape", "CPU"), cells));
+    }
+
+    private static List<String> batchCells(BatchRow row, Optional<Double> ping) {
+        if (!row.measured()) {
+            return List.of(row.label(), Integer.toString(row.rounds()), "–", row.outcome(), "–");
+        }
+        return List.of(row.label(), Integer.toString(row.rounds()), format("%.1f", row.lastReceiptMs()),
+                format("%.1f", row.serverCpuMicrosPerAnswer()) + " (" + format("%.1f", row.minMicros()) + "–" + format("%.1f", row.maxMicros()) + ")",
+                ping.map(micros -> format("%.2f", row.serverCpuMicrosPerAnswer() / micros)).orElse("–"));
+    }
+
+    /**
+     * {@code --baseline}: every endpoint's and batch row's ratio to /ping on this run's service and on the baseline's, side by
+     * side, and this one's over the baseline's; into results.json's {@code data.baselineComparison}.
+     */
+    static void compareWithBaseline(Report report, List<EndpointCost> mine, List<EndpointCost> theirs, List<BatchRow> myBatches,
+                                    List<BatchRow> theirBatches) {
+        presentBatches(report, myBatches, pingMicros(mine));
+        report.data(BATCH_DATA_OF_BASELINE, theirBatches);
+        Optional<Double> myPing = pingMicros(mine);
+        Optional<Double> theirPing = pingMicros(theirs);
+        List<List<String>> rows = new ArrayList<>();
+        List<BaselineComparison> comparisons = new ArrayList<>();
+        for (int i = 0; i < mine.size(); i++) {
+            EndpointCost a = mine.get(i);
+            Optional<EndpointCost> b = theirs.stream().filter(cost -> cost.name().equals(a.name())).findFirst();
+            boolean both = EndpointCost.MEASURED.equals(a.outcome()) && b.isPresent() && EndpointCost.MEASURED.equals(b.get().outcome());
+            comparisons.add(compared(a.name(), a.endpoint(), both ? a.serverCpuMicrosPerRequest() : null,
+                    both ? b.get().serverCpuMicrosPerRequest() : null, myPing, theirPing, rows));
+        }
+        for (BatchRow a : myBatches) {
+            Optional<BatchRow> b = theirBatches.stream().filter(row -> row.name().equals(a.name())).findFirst();
+            boolean both = a.measured() && b.isPresent() && b.get().measured();
+            comparisons.add(compared(a.name(), a.label() + " (per answer)", both ? a.serverCpuMicrosPerAnswer() : null,
+                    both ? b.get().serverCpuMicrosPerAnswer() : null, myPing, theirPing, rows));
+        }
+        report.table(new Table(BASELINE_TITLE + " (each ratio to /ping of the same service; this over baseline below 1 is cheaper now)",
+                List.of("endpoint", "server CPU µs, this", "server CPU µs, baseline", "ratio to /ping, this", "ratio to /ping, baseline",
+                        "this over baseline"), rows));
+        report.data(AB_DATA, comparisons);
+    }
+
+    /** One row of the A/B table as results.json holds it; null where a side was not measured or /ping was not. */
+    record BaselineComparison(String name, Double micros, Double baselineMicros, Double ratioToPing, Double baselineRatioToPing,
+                              Double thisOverBaseline) {
+    }
+
+    private static BaselineComparison compared(String name, String label, Double micros, Double baselineMicros, Optional<Double> myPing,
+                                               Optional<Double> theirPing, List<List<String>> rows) {
+        if (micros == null || baselineMicros == null) {
+            rows.add(List.of(label, "–", "–", "–", "–", "not measured on both"));
+            return new BaselineComparison(name, micros, baselineMicros, null, null, null);
+        }
+        Double ratio = myPing.map(ping -> micros / ping).orElse(null);
+        Double baselineRatio = theirPing.map(ping -> baselineMicros / ping).orElse(null);
+        Double over = ratio != null && baselineRatio != null ? ratio / baselineRatio : null;
+        rows.add(List.of(label, format("%.1f", micros), format("%.1f", baselineMicros), ratio(ratio), ratio(baselineRatio), ratio(over)));
+        return new BaselineComparison(name, micros, baselineMicros, ratio, baselineRatio, over);
     }
 
     /** One endpoint's figures with the request log and without it, as results.json holds them; a ratio is null without /ping. */

@@ -38,7 +38,7 @@ class CostScenarioTest {
     void everyEndpointGetsTheServersCpuPerRequestAsARatioToPingWithFlameGraphs(@TempDir Path out) throws Exception {
         H2loadRequired.path();
         Path folder = ReportAssertions.run(out, "cost", "--warmup", "1s", "--seconds", "2s", "--polls", "50", "--profile",
-                "--max-duration", "300s");
+                "--batch-polls", "100", "--batch-streams", "30", "--batch-warmup", "1", "--batch-rounds", "2", "--max-duration", "300s");
         JsonNode results = assertReportFiles(folder);
         String markdown = Files.readString(folder.resolve("report.md"));
 
@@ -94,6 +94,22 @@ class CostScenarioTest {
         assertThat(longPoll.path("publishes").asLong()).isPositive();
         assertThat(results.path("notes").toString()).contains("its server CPU includes the " + longPoll.path("publishes").asLong() + " publishes");
 
+        // One event to many waiting clients: a row per shape, each measured in its rounds, with its ratio to /ping.
+        JsonNode batches = table(results, CostView.BATCH_TITLE).path("rows");
+        assertThat(batches).hasSize(3);
+        assertThat(batches.get(0).get(0).asText()).isEqualTo("one event to 100 parked long-polls (GET /events)");
+        assertThat(batches.get(1).get(0).asText()).isEqualTo("one event to 30 SSE streams (GET /events/stream)");
+        assertThat(batches.get(2).get(0).asText()).isEqualTo("one event to 30 WebSockets (GET /events/ws)");
+        JsonNode batchCosts = results.path("data").path(CostView.BATCH_DATA);
+        assertThat(batchCosts).hasSize(3);
+        batchCosts.forEach(row -> {
+            assertThat(row.path("outcome").asText()).as("%s", row.path("name")).isEqualTo("measured");
+            assertThat(row.path("rounds").asInt()).isEqualTo(2);
+            assertThat(row.path("serverCpuMicrosPerAnswer").asDouble()).isPositive();
+            assertThat(row.path("lastReceiptMs").asDouble()).isPositive();
+        });
+        batches.forEach(row -> assertThat(Double.parseDouble(row.get(4).asText())).as("ratio to /ping of %s", row.get(0)).isPositive());
+
         // The machine, its load and the service's JDK, in report.md and results.json.
         JsonNode environment = results.path("environment");
         assertThat(environment.path("cpu").asText()).isNotBlank().isNotEqualTo(System.getProperty("os.arch"));
@@ -102,6 +118,29 @@ class CostScenarioTest {
         assertThat(environment.path("load generator").asText()).startsWith("h2load");
         assertThat(markdown).contains("| cpu |", "| service JDK |", "| load average at start (1 / 5 / 15 min) |",
                 "ratios within one run", "this machine only", "java -jar load/target/threading-load.jar cost");
+    }
+
+    @Test
+    void withABaselineEveryEndpointAndBatchIsMeasuredOnBothServicesAndTheRatiosStandSideBySide(@TempDir Path out) throws Exception {
+        H2loadRequired.path();
+        Path jar = Path.of("..", "target", "threading-reference.jar").toAbsolutePath().normalize();
+        Path folder = ReportAssertions.run(out, "cost", "--baseline", jar.toString(), "--warmup", "0s", "--seconds", "1s", "--polls", "20",
+                "--batch-polls", "50", "--batch-streams", "0", "--batch-warmup", "0", "--batch-rounds", "2", "--max-duration", "400s");
+        JsonNode results = assertReportFiles(folder);
+
+        JsonNode side = table(results, CostView.BASELINE_TITLE);
+        assertThat(side.path("header").toString()).contains("\"ratio to /ping, this\"", "\"ratio to /ping, baseline\"",
+                "\"this over baseline\"");
+        assertThat(side.path("rows")).as("every endpoint and the batch row").hasSize(ENDPOINTS.size() + 1);
+        assertThat(side.path("rows").get(0).get(5).asText()).as("/ping over /ping").isEqualTo("1.00");
+        JsonNode comparisons = results.path("data").path(CostView.AB_DATA);
+        assertThat(comparisons).hasSize(ENDPOINTS.size() + 1);
+        assertThat(comparisons.get(ENDPOINTS.size()).path("name").asText()).isEqualTo("events-batch-polls-50");
+        assertThat(comparisons.get(ENDPOINTS.size()).path("thisOverBaseline").asDouble()).isPositive();
+        assertThat(results.path("data").path(CostView.DATA_OF_BASELINE)).hasSize(ENDPOINTS.size());
+        assertThat(results.path("data").path(CostView.BATCH_DATA_OF_BASELINE)).hasSize(1);
+        assertThat(results.path("environment").path("baseline service").asText()).contains("threading-reference.jar");
+        assertThat(results.path("configuration").path("baseline").asText()).contains("threading-reference.jar");
     }
 
     @Test
