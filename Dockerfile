@@ -5,24 +5,30 @@
 # Every knob in config.yml is an environment variable: docker run -e JETTY_MAX_THREADS=400 ...
 # What each port exposes and how to close it: docs/operations.md, "Security: what each port exposes".
 #
-# Base images are pinned by digest (the tag each digest was published under is in the comment above it): a tag can
-# be moved to other content, a digest cannot. The digests are those public Dockerfiles pin for these tags; they
-# could not be checked against the registry from the machines this project is built on (no Docker engine, no
-# route to the registry there). Before a release, and to update, take tag and digest together from
+# Base images are build arguments whose defaults are pinned by digest (the tag each digest was published under is in
+# the comment above it): a tag can be moved to other content, a digest cannot. A digest the registry does not know fails
+# the build at once; it cannot pull other content. To update, take tag and digest together from
 #   docker buildx imagetools inspect <tag>     (the "Digest:" line, the multi-platform index)
-# A digest the registry does not know fails the build at once; it cannot pull other content.
+# Another base (a mirror, or a stand-in built from Debian's packages where no registry is reachable) replaces one
+# without editing this file: --build-arg BUILD_IMAGE=... --build-arg RUNTIME_IMAGE=... (the image check, deploy/image/,
+# builds and runs the image that way: docs/operations.md, "Docker").
 
 # maven:3.9-eclipse-temurin-17
-FROM maven:3.9-eclipse-temurin-17@sha256:a8746f15d5bb26b5b8bacb056cc76211553850f4c71d16aff845cfa004cbc197 AS build
+ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17@sha256:a8746f15d5bb26b5b8bacb056cc76211553850f4c71d16aff845cfa004cbc197
+# eclipse-temurin:25-jre
+ARG RUNTIME_IMAGE=eclipse-temurin:25-jre@sha256:681c543d6f36c50f45e9b5226930a46203dcfa351d3670e9d0bdf0dabae53539
+
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /build
 COPY pom.xml .
 RUN mvn -B -q dependency:go-offline
+# Every input the build reads: the sources, and docs/, whose pages the jar carries for the live page (/live).
 COPY src ./src
+COPY docs ./docs
 RUN mvn -B -q package -DskipTests
 
 # The runtime is JDK 25 (the newer JDK the test suite also runs on), so /work/virtual has virtual threads.
-# eclipse-temurin:25-jre
-FROM eclipse-temurin:25-jre@sha256:681c543d6f36c50f45e9b5226930a46203dcfa351d3670e9d0bdf0dabae53539
+FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
  && apt-get install -y --no-install-recommends curl \
  && rm -rf /var/lib/apt/lists/* \

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * No Docker engine runs on the build machines, so this keeps the Dockerfile consistent with what the
- * build and the configuration really produce: jar path, config file, ports, health check, user.
+ * The Dockerfile read as text, against what the build and the configuration produce: jar path, config file, ports,
+ * health check, user, the build arguments of its bases. The image itself is built and run by the image check
+ * ({@code deploy/image/check}, which CI runs).
  */
 class DockerfileTest {
 
@@ -21,12 +22,25 @@ class DockerfileTest {
     private static final String CONFIG = read(Path.of("config.yml"));
 
     @Test
-    void buildsInOneStageAndRunsOnAJreInAnother() {
+    void buildsInOneStageAndRunsOnAJreInAnotherEachBaseABuildArgument() {
         List<String> froms = DOCKERFILE.lines().filter(l -> l.startsWith("FROM ")).toList();
-        assertThat(froms).hasSize(2);
-        assertThat(froms.get(0)).contains("maven").contains(" AS build");
-        assertThat(froms.get(1)).contains("-jre");
+        assertThat(froms).containsExactly("FROM ${BUILD_IMAGE} AS build", "FROM ${RUNTIME_IMAGE}");
+        assertThat(group(DOCKERFILE, "\\nARG BUILD_IMAGE=(\\S+)")).startsWith("maven:");
+        assertThat(group(DOCKERFILE, "\\nARG RUNTIME_IMAGE=(\\S+)")).contains("-jre@");
         assertThat(DOCKERFILE).contains("RUN mvn -B -q package");
+    }
+
+    @Test
+    void theBuildStageCopiesEveryFolderThePomReads() {
+        Matcher directory = Pattern.compile("<directory>([^<$]+)</directory>").matcher(POM);
+        List<String> folders = new java.util.ArrayList<>();
+        while (directory.find()) {
+            folders.add(directory.group(1).split("/")[0]);
+        }
+        assertThat(folders).contains("src", "docs");
+        for (String folder : folders) {
+            assertThat(DOCKERFILE).as("the build stage copies %s/", folder).containsPattern("\\nCOPY " + folder + " \\./" + folder + "\\n");
+        }
     }
 
     @Test
@@ -52,14 +66,17 @@ class DockerfileTest {
     @Test
     void pinsEveryBaseImageByDigestWithItsTagInTheCommentAbove() {
         List<String> lines = DOCKERFILE.lines().toList();
+        int bases = 0;
         for (int i = 0; i < lines.size(); i++) {
-            if (!lines.get(i).startsWith("FROM ")) {
+            if (!lines.get(i).matches("^ARG \\w+_IMAGE=.*")) {
                 continue;
             }
-            Matcher from = Pattern.compile("^FROM (\\S+?)@sha256:[0-9a-f]{64}( AS \\w+)?$").matcher(lines.get(i));
-            assertThat(from.matches()).as("pinned by digest: %s", lines.get(i)).isTrue();
-            assertThat(lines.get(i - 1)).as("tag comment above %s", lines.get(i)).isEqualTo("# " + from.group(1));
+            bases++;
+            Matcher base = Pattern.compile("^ARG \\w+_IMAGE=(\\S+?)@sha256:[0-9a-f]{64}$").matcher(lines.get(i));
+            assertThat(base.matches()).as("pinned by digest: %s", lines.get(i)).isTrue();
+            assertThat(lines.get(i - 1)).as("tag comment above %s", lines.get(i)).isEqualTo("# " + base.group(1));
         }
+        assertThat(bases).isEqualTo(2);
     }
 
     @Test

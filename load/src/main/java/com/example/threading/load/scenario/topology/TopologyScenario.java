@@ -6,6 +6,7 @@ import com.example.threading.load.engine.traffic.TopologyTraffic;
 import com.example.threading.load.report.Report;
 import com.example.threading.load.scenario.ScenarioCommand;
 import com.example.threading.load.service.topology.ComposeFile;
+import com.example.threading.load.service.topology.ContainerImage;
 import com.example.threading.load.service.topology.LinkFault;
 import com.example.threading.load.service.topology.Prerequisites;
 import com.example.threading.load.service.topology.Topology;
@@ -48,8 +49,9 @@ public final class TopologyScenario extends ScenarioCommand {
     @Option(names = "--compose", description = "The compose file (default: deploy/docker-compose.yml of this repository)")
     Path compose;
 
-    @Option(names = "--dockerfile", description = "The Dockerfile its instances are built from (default: the build context's)")
-    Path dockerfile;
+    @Option(names = "--image", description = "The instances' image, a bundle deploy/image/build unpacked before (default: built now "
+            + "from the compose file's build context with its deploy/image/build, into the report folder)")
+    Path image;
 
     @Option(names = "--followers", defaultValue = "50", description = "Followers, each keeping its cursor (default: ${DEFAULT-VALUE})")
     int followers;
@@ -107,10 +109,11 @@ public final class TopologyScenario extends ScenarioCommand {
         if (target().runningService().isPresent()) {
             throw new IllegalArgumentException("topology starts its own hosts from the compose file; --url is not supported");
         }
-        List<String> missing = Prerequisites.missing();
+        List<String> missing = new ArrayList<>(Prerequisites.missing());
+        ContainerImage.missing().stream().filter(sentence -> !missing.contains(sentence)).forEach(missing::add);
         if (!missing.isEmpty()) {
             throw new IllegalStateException("the topology cannot run here: " + String.join("; ", missing) + ". Run it as root after "
-                    + Prerequisites.INSTALL);
+                    + Prerequisites.INSTALL + " " + ContainerImage.INSTALL.replace("apt-get install -y ", ""));
         }
         List<Fault> plan = faults.stream().map(Fault::of).toList();
         Path jar = target().serviceJar();
@@ -121,8 +124,10 @@ public final class TopologyScenario extends ScenarioCommand {
         EventTokens tokens = EventTokens.fresh();
         String token = tokens.everyTopic(TOKEN_LIFETIME);
         Map<String, String> shell = Map.of(EventTokens.SECRET_VARIABLE, tokens.secret());
-        Topology.Sources sources = new Topology.Sources(composeFile, dockerfile != null ? dockerfile : buildContextDockerfile(composeFile, shell),
-                jar, target().serviceConfig(), target().serviceJava(), shell, target().serviceEnvironment());
+        ContainerImage instances = image != null ? ContainerImage.open(image)
+                : ContainerImage.build(buildContext(composeFile, shell), report.directory().resolve("image"),
+                        report.directory().resolve("image-build.log"));
+        Topology.Sources sources = new Topology.Sources(composeFile, instances, shell, target().serviceEnvironment());
         report.configure("service warm-up", serviceWarmUp).configure("followers", followers).configure("publish rate /s", rate).configure("/work rate /s", workRate)
                 .configure("poll timeout s", pollTimeout).configure("baseline", baseline).configure("faults", plan)
                 .configure("warm-up", warmUp).configure("hold", hold).configure("settle", settle)
@@ -334,10 +339,10 @@ public final class TopologyScenario extends ScenarioCommand {
         return names;
     }
 
-    /** The Dockerfile in the build context of the compose file's first built service. */
-    private static Path buildContextDockerfile(Path composeFile, Map<String, String> shell) throws IOException {
+    /** The build context of the compose file's first built service: the repository whose Dockerfile its image is built from. */
+    private static Path buildContext(Path composeFile, Map<String, String> shell) throws IOException {
         return ComposeFile.read(composeFile, shell).services().stream().flatMap(service -> service.buildContext().stream())
-                .findFirst().orElseThrow(() -> new IOException(composeFile + " builds no image; give --dockerfile")).resolve("Dockerfile");
+                .findFirst().orElseThrow(() -> new IOException(composeFile + " builds no image; give --image"));
     }
 
     /** HAProxy's check interval: the {@code inter} of its default-server or server lines (its default, 2 s, otherwise). */

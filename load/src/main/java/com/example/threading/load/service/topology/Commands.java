@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * Short system commands ({@code ip}, {@code tc}, {@code nft}, {@code kill}) run to completion with a time bound, their
  * output captured for the error message.
  */
-final class Commands {
+public final class Commands {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
@@ -32,6 +32,11 @@ final class Commands {
 
     /** Runs {@code command} and returns its exit code and output, whatever they are. */
     static Result attempt(List<String> command) throws IOException {
+        return attempt(command, TIMEOUT);
+    }
+
+    /** As {@link #attempt(List)}, within {@code timeout}. */
+    static Result attempt(List<String> command, Duration timeout) throws IOException {
         List<String> resolved = new ArrayList<>(command);
         resolved.set(0, Prerequisites.which(command.get(0)).toString());
         Process process = new ProcessBuilder(resolved).redirectErrorStream(true).start();
@@ -40,9 +45,9 @@ final class Commands {
         reader.setDaemon(true);
         reader.start();
         try {
-            if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
-                throw new IOException(String.join(" ", command) + " did not end within " + TIMEOUT.toSeconds() + " s");
+                throw new IOException(String.join(" ", command) + " did not end within " + timeout.toSeconds() + " s");
             }
             reader.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {
@@ -56,7 +61,7 @@ final class Commands {
     }
 
     /** Exit code and output of a command. */
-    record Result(int exitCode, String output) {
+    public record Result(int exitCode, String output) {
     }
 
     private static void copy(InputStream in, ByteArrayOutputStream out) {

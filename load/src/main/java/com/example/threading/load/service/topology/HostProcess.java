@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * more than once (a second call finds the process gone). The topology's shutdown path kills what still runs in its
  * namespaces, so no hook is registered per process.
  */
-public final class HostProcess {
+public final class HostProcess implements Program {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
@@ -56,16 +56,19 @@ public final class HostProcess {
     }
 
     /** Whether it still runs. */
+    @Override
     public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Its exit code, once it has ended. */
+    @Override
     public int exitValue() {
         return process.exitValue();
     }
 
     /** SIGKILL, and waits for the process to be gone. */
+    @Override
     public void kill() {
         try {
             process.destroyForcibly().waitFor(STOP_GRACE.toSeconds(), TimeUnit.SECONDS);
@@ -75,16 +78,19 @@ public final class HostProcess {
     }
 
     /** SIGTERM (a graceful stop), SIGKILL if it has not ended within 10 s. */
+    @Override
     public void stop() {
         ChildProcesses.stop(process, STOP_GRACE);
     }
 
     /** The file its output goes to. */
+    @Override
     public Path log() {
         return log;
     }
 
     /** The last {@code lines} lines of its log, for error messages. */
+    @Override
     public String tail(int lines) {
         try {
             List<String> all = Files.readAllLines(log);

@@ -19,8 +19,9 @@ import java.util.Map;
  * A compose topology run without Docker: each service of the compose file on a host of its own ({@link Network}),
  * running what its image would run. Three kinds of service are understood: {@code redis} images (Debian's
  * {@code redis-server} with the service's command), {@code haproxy} images (Debian's {@code haproxy} with the file the
- * service mounts as its configuration) and services built from the repository's Dockerfile (the service jar, with the
- * Dockerfile's ENV, the service's environment and the Dockerfile's ENTRYPOINT). Anything else is refused.
+ * service mounts as its configuration) and services built from the repository's Dockerfile (a container of the image
+ * {@code deploy/image/build} built from it, {@link Container}, with the service's environment on top of the image's).
+ * Anything else is refused.
  *
  * <p>Faults act on the hosts behind the balancer: an instance killed with SIGKILL and started again, an instance cut
  * off from Redis (a blackhole route on its host), a degraded link ({@link LinkFault}), Redis stopped and started.
@@ -32,32 +33,29 @@ import java.util.Map;
 public final class Topology implements AutoCloseable {
 
     /** Where the deployment's parts come from here, and what the shell that runs {@code docker compose} would hold. */
-    public record Sources(Path compose, Path dockerfile, Path serviceJar, Path serviceConfig, Path java,
-                          Map<String, String> variables, Map<String, String> extraInstanceEnvironment) {
+    public record Sources(Path compose, ContainerImage image, Map<String, String> variables, Map<String, String> extraInstanceEnvironment) {
     }
 
-    /** The image paths the Dockerfile copies the service into, and where they are in this repository. */
-    private static final String JAR_IN_IMAGE = "/app/threading-reference.jar";
-    private static final String CONFIG_IN_IMAGE = "/app/config.yml";
     private static final String HAPROXY_CONFIG_IN_IMAGE = "/usr/local/etc/haproxy/haproxy.cfg";
     private static final int REDIS_PORT = 6379;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
     private final Sources sources;
     private final ComposeFile compose;
-    private final DockerfileImage image;
+    private final ContainerImage image;
     private final Network network;
     private final Path workDirectory;
     private final ComposeFile.Service redis;
     private final ComposeFile.Service balancer;
     private final List<ComposeFile.Service> instances;
-    private final Map<String, HostProcess> running = new LinkedHashMap<>();
+    private final Map<String, Program> running = new LinkedHashMap<>();
+    private int containerStarts;
     private final List<String> leftoversRemoved;
     private final Path statsSocket;
     private final boolean netem;
     private boolean closed;
 
-    private Topology(Sources sources, ComposeFile compose, DockerfileImage image, Network network, Path workDirectory,
+    private Topology(Sources sources, ComposeFile compose, ContainerImage image, Network network, Path workDirectory,
                      List<String> leftoversRemoved) throws IOException {
         this.sources = sources;
         this.compose = compose;
@@ -98,7 +96,7 @@ public final class Topology implements AutoCloseable {
      */
     public static Topology start(Sources sources, Path workDirectory) throws IOException, InterruptedException {
         ComposeFile compose = ComposeFile.read(sources.compose(), sources.variables());
-        DockerfileImage image = DockerfileImage.read(sources.dockerfile());
+        ContainerImage image = sources.image();
         List<String> leftovers = Network.removeLeftovers();
         Files.createDirectories(workDirectory);
         Network network = Network.create(compose.services().stream().map(ComposeFile.Service::name).toList());
@@ -179,8 +177,9 @@ public final class Topology implements AutoCloseable {
     public Map<String, String> facts() throws IOException {
         Map<String, String> facts = new LinkedHashMap<>();
         facts.put("compose file", sources.compose().toAbsolutePath().normalize().toString());
-        facts.put("Dockerfile", sources.dockerfile().toAbsolutePath().normalize() + " (ENV of its final stage, its ENTRYPOINT)");
-        facts.put("instances run", sources.java() + " -jar " + sources.serviceJar() + " (" + firstLine(Commands.run(List.of(sources.java().toString(), "-version"))) + ")");
+        facts.put("instances run", "the image built from the Dockerfile by deploy/image/build (its base images stand-ins of Debian's "
+                + "packages), unpacked in " + image.rootfs().getParent() + ", each instance a container of it run by "
+                + firstLine(Commands.run(List.of("runc", "--version"))) + " in its host's namespace");
         facts.put("Redis", firstLine(Commands.run(List.of("redis-server", "--version"))) + " (Debian; the compose file names " + redis.image().orElse("?") + ")");
         facts.put("HAProxy", firstLine(Commands.run(List.of("haproxy", "-v"))) + " (Debian; the compose file names " + balancer.image().orElse("?") + ")");
         facts.put("network", "bridge " + network.prefix() + "br " + network.gateway() + "/24; hosts " + hostList());
@@ -192,14 +191,18 @@ public final class Topology implements AutoCloseable {
     public void startInstance(String instance) throws IOException {
         ComposeFile.Service service = service(instance);
         Map<String, String> environment = instanceEnvironment(service);
-        List<String> command = image.command(sources.java(), Map.of(JAR_IN_IMAGE, sources.serviceJar().toAbsolutePath(),
-                CONFIG_IN_IMAGE, sources.serviceConfig().toAbsolutePath()), environment);
-        running.put(instance, HostProcess.start(network, network.host(instance), command, environment, service.nofile(), log(instance)));
+        Program previous = running.get(instance);
+        if (previous instanceof Container ended) {
+            ended.close(); // a killed instance's container leaves runc's state: remove it before its successor starts
+        }
+        String id = network.prefix() + "-" + instance + "-" + (++containerStarts);
+        running.put(instance, Container.run(image, id, network.host(instance), environment, service.nofile(),
+                workDirectory.resolve("containers").resolve(id), log(instance)));
     }
 
     /** SIGKILL to the program of {@code service} (an instance, or Redis): the crash a deployment must survive. */
     public void kill(String service) {
-        HostProcess process = running.get(service);
+        Program process = running.get(service);
         if (process != null) {
             process.kill();
         }
@@ -211,7 +214,7 @@ public final class Topology implements AutoCloseable {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            HostProcess process = running.get(instance);
+            Program process = running.get(instance);
             if (process == null || !process.isAlive()) {
                 throw new IOException(instance + " is not running" + (process == null ? "" : " (exit " + process.exitValue() + "); its log:\n" + process.tail(40)));
             }
@@ -290,7 +293,7 @@ public final class Topology implements AutoCloseable {
 
     /** Stops Redis as a restart would (SIGTERM: it writes its AOF and exits). */
     public void stopRedis() {
-        HostProcess process = running.get(redis.name());
+        Program process = running.get(redis.name());
         if (process != null) {
             process.stop();
         }
@@ -331,9 +334,12 @@ public final class Topology implements AutoCloseable {
         order.addAll(instances());
         order.add(redis.name());
         for (String service : order) {
-            HostProcess process = running.get(service);
+            Program process = running.get(service);
             if (process != null) {
                 process.stop();
+            }
+            if (process instanceof Container container) {
+                container.close(); // out of runc's state too
             }
         }
         network.close();
@@ -351,7 +357,7 @@ public final class Topology implements AutoCloseable {
                 + "global\n    stats socket " + statsSocket + " mode 600 level operator\n");
         List<String> command = List.of("haproxy", "-db", "-f", balancerConfig().toString(), "-f", extra.toString());
         running.put(balancer.name(), HostProcess.start(network, network.host(balancer.name()), command, Map.of(), balancer.nofile(), log(balancer.name())));
-        HostProcess process = running.get(balancer.name());
+        Program process = running.get(balancer.name());
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (true) {
             if (!process.isAlive()) {
@@ -380,7 +386,7 @@ public final class Topology implements AutoCloseable {
     private void awaitPort(String service, String address, int port) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (true) {
-            HostProcess process = running.get(service);
+            Program process = running.get(service);
             if (process != null && !process.isAlive()) {
                 throw new IOException(service + " exited with " + process.exitValue() + "; its log:\n" + process.tail(20));
             }
@@ -396,9 +402,9 @@ public final class Topology implements AutoCloseable {
         }
     }
 
+    /** What the compose file (and the caller) add to the image's own environment, as {@code environment:} does. */
     private Map<String, String> instanceEnvironment(ComposeFile.Service service) {
-        Map<String, String> environment = new LinkedHashMap<>(image.environment());
-        environment.putAll(service.environment());
+        Map<String, String> environment = new LinkedHashMap<>(service.environment());
         environment.putAll(sources.extraInstanceEnvironment());
         return environment;
     }

@@ -1,9 +1,10 @@
 /**
- * The documented deployment rebuilt without Docker, part of the target layer: the compose file and the Dockerfile read
- * as Docker would ({@link com.example.threading.load.service.topology.ComposeFile},
- * {@link com.example.threading.load.service.topology.DockerfileImage}), a private network of one namespace per
+ * The documented deployment rebuilt without Docker, part of the target layer: the compose file read as Docker would
+ * ({@link com.example.threading.load.service.topology.ComposeFile}), the service's image built from the Dockerfile as
+ * written ({@link com.example.threading.load.service.topology.ContainerImage}), a private network of one namespace per
  * service ({@link com.example.threading.load.service.topology.Network}), each service's program started on its host
- * ({@link com.example.threading.load.service.topology.HostProcess}) and the whole
+ * (Redis and HAProxy as processes, {@link com.example.threading.load.service.topology.HostProcess}; the instances as
+ * containers of the image, {@link com.example.threading.load.service.topology.Container}) and the whole
  * ({@link com.example.threading.load.service.topology.Topology}) with its faults (kill, Redis cut, degraded link
  * {@link com.example.threading.load.service.topology.LinkFault}, Redis restart), the balancer's view of its servers
  * ({@link com.example.threading.load.service.topology.HaproxyStats}), and what the machine must have

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.example.threading.load.scenario.ReportAssertions;
 import com.example.threading.load.service.topology.Network;
+import com.example.threading.load.service.topology.BuiltImage;
 import com.example.threading.load.service.topology.TopologyMachine;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -30,7 +31,8 @@ class TopologyScenarioTest {
     void theShippedTopologyServesAsDocumentedAndSurvivesEveryFault(@TempDir Path out) throws Exception {
         TopologyMachine.require();
         ReportAssertions.requireServiceJar();
-        Path folder = ReportAssertions.run(out, "topology", "--followers", "8", "--rate", "10", "--work-rate", "4", "--poll-timeout", "2",
+        BuiltImage.get();
+        Path folder = ReportAssertions.run(out, "topology", "--image", BuiltImage.bundle().toString(), "--followers", "8", "--rate", "10", "--work-rate", "4", "--poll-timeout", "2",
                 "--service-warm-up", "2s", "--baseline", "4s", "--warm-up", "2s", "--hold", "3s", "--settle", "2s", "--max-duration", "170s");
         JsonNode results = assertReportFiles(folder);
         JsonNode topology = results.path("data").path("topology");
