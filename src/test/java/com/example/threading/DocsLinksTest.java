@@ -22,7 +22,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the documentation's relative links honest: every relative link in README.md and docs/*.md points at a
+ * Keeps the documentation's relative links honest: every relative link in README.md, docs/*.md, docs/results/*.md
+ * and load/README.md points at a
  * file or folder that exists and, for {@code #anchor} links, at a heading of that Markdown file, with the anchor
  * GitHub derives from the heading. Links inside code (fenced blocks, inline code) are not links; absolute URLs are
  * not checked (the build is offline-safe).
@@ -38,7 +39,9 @@ class DocsLinksTest {
 
     @Test
     void everyRelativeLinkPointsAtAnExistingFileAndHeading() {
-        List<Path> pages = pages();
+        List<Path> pages = new ArrayList<>(pages());
+        pages.addAll(results());
+        pages.add(Path.of("load", "README.md"));
         assertThat(pages).contains(Path.of("README.md"));
         List<String> broken = new ArrayList<>();
         int checked = 0;
@@ -185,6 +188,15 @@ class DocsLinksTest {
             throw new UncheckedIOException("run the tests from the project root (docs/ not found)", e);
         }
         return pages;
+    }
+
+    /** The dated runs under docs/results/ (linked from the pages, not from the README), checked for links too. */
+    private static List<Path> results() {
+        try (Stream<Path> results = Files.list(Path.of("docs", "results"))) {
+            return results.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("run the tests from the project root (docs/results/ not found)", e);
+        }
     }
 
     private static String read(Path file) {

@@ -11,7 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
  * executor, the one {@code supplyAsync} without an executor uses ({@link CompletableFuture#defaultExecutor()}: the
  * ForkJoin common pool, or a new thread per task when its parallelism is below 2, e.g. JDK 17 on 2 CPUs);
  * {@link #executor} only counts. Without the cap one {@code /fanout?n=1000&via=common} starts a thread per call on
- * such a JDK (docs/client.md, "The cap", has the measurement).
+ * such a JDK (docs/client.md, "The pitfall: supplyAsync without an executor", its paragraph "The cap", has the measurement).
  *
  * <p>Thread-safety: every method may be called from any thread. A place is taken by {@link #tryAdmit} on a Jetty
  * worker, before anything is submitted, and given back exactly once per admitted call: by the wrapper task when it ends

@@ -19,9 +19,26 @@ import java.util.concurrent.TimeUnit;
  * <p>The pool knobs ({@code minThreads}, {@code maxThreads}, {@code workQueueSize}) build a
  * {@link java.util.concurrent.ThreadPoolExecutor}, which starts a new thread per task only while it has fewer
  * than {@code minThreads}; past that it queues, and only grows towards {@code maxThreads} once the queue is
- * full. Dropwizard's defaults (1, 128, 8) therefore run up to 9 calls on a single thread.
+ * full. Dropwizard's defaults (1, 128, 8) therefore run up to 9 calls on a single thread. So this class's defaults are
+ * config.yml's, not Dropwizard's: a copier who leaves the {@code client} section out gets the pool, timeouts and
+ * connection reuse that docs/client.md measures, not the ones it measures queuing, refusing and failing
+ * ({@code FanoutClientDefaultsTest}).
  */
 public final class FanoutClientConfiguration extends JerseyClientConfiguration {
+
+    /** The defaults of config.yml's {@code client} section, over Dropwizard's. */
+    public FanoutClientConfiguration() {
+        setMinThreads(128); // = maxThreads: the first 128 concurrent calls each get a thread at once
+        setMaxThreads(128);
+        setWorkQueueSize(1024); // at least 2 x maxCallsInFlight: the pool never refuses a call
+        setMaxConnections(1024);
+        setMaxConnectionsPerRoute(1024); // >= maxThreads: every call goes to one route
+        setConnectionRequestTimeout(Duration.seconds(5));
+        setConnectionTimeout(Duration.seconds(1));
+        setTimeout(Duration.seconds(65)); // above the longest ms /work accepts (60 s); Dropwizard's 500 ms fails those
+        setKeepAlive(Duration.seconds(10)); // Dropwizard's 0 opens a connection per call
+        setRetries(0);
+    }
 
     /** Absolute URL called {@code n} times (with {@code ?ms=} appended); {@code null} = this service's own /work/cached. */
     @JsonProperty

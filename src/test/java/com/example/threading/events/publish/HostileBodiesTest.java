@@ -27,9 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code POST /events} against clients that send their body slowly, never, in part, or too much, on the real server
- * with raw sockets: no Jetty worker waits for a body, the rest of the service keeps answering, every refusal is a
- * JSON 4xx that closes the connection, and no answer names a Java class.
+ * {@code POST /events} (and {@code POST /events/batch}) against clients that send their body slowly, never, in part, or
+ * too much, on the real server with raw sockets: no Jetty worker waits for a body, no admission place is held by one,
+ * the rest of the service keeps answering, every refusal is a JSON 4xx that closes the connection, and no answer names a
+ * Java class.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class HostileBodiesTest {
@@ -63,8 +64,9 @@ class HostileBodiesTest {
         List<RawHttpConnection> stalled = new ArrayList<>();
         try {
             for (int i = 0; i < STALLED; i++) {
-                // Content-Length 100, two bytes sent, then nothing: the attack that pinned the workers.
-                stalled.add(RawHttpConnection.open(APP.getLocalPort()).send(publishHead(100, "Authorization: Bearer " + TOKEN) + "{\""));
+                // Content-Length 100, two bytes sent, then nothing: the attack that pinned the workers; every other one a batch.
+                String path = i % 2 == 0 ? PublishEndpoints.PATH : PublishEndpoints.BATCH_PATH;
+                stalled.add(RawHttpConnection.open(APP.getLocalPort()).send(publishHead(path, 100, "Authorization: Bearer " + TOKEN) + "[{"));
             }
             long start = System.nanoTime();
             Await.until(() -> reading() == MAX_PUBLISHING && meter("events.publish.busy") == busyBefore + STALLED - MAX_PUBLISHING,
@@ -75,6 +77,7 @@ class HostileBodiesTest {
                     "Jetty workers free while " + MAX_PUBLISHING + " bodies stall");
 
             AdminMetrics admin = new AdminMetrics(HTTP, APP.getAdminPort());
+            assertThat(admin.gauge("admission.active")).as("admission places held by the stalled publishes and batches").isZero();
             assertThat(HTTP.get(app("/work/cached?ms=0")).status()).isEqualTo(200);
             assertThat(HTTP.get(app("/work/blocking?ms=0")).status()).isEqualTo(200);
             assertThat(HTTP.get(app("/events?timeout=1")).status()).isIn(200, 204);
@@ -221,10 +224,14 @@ class HostileBodiesTest {
     }
 
     private static String publishHead(long contentLength, String... more) {
+        return publishHead(PublishEndpoints.PATH, contentLength, more);
+    }
+
+    private static String publishHead(String path, long contentLength, String... more) {
         List<String> lines = new ArrayList<>(List.of(more));
         lines.add("Content-Type: application/json");
         lines.add("Content-Length: " + contentLength);
-        return RawHttpConnection.requestHead("POST", "/events", lines.toArray(String[]::new));
+        return RawHttpConnection.requestHead("POST", path, lines.toArray(String[]::new));
     }
 
     private static Answer publish(String json, String authorization) {

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * published meanwhile is lost to the hub (unless a stream trimmed it first).
  *
  * <p>One XREAD lists every watched topic, so its cost grows with the topics this instance holds (see
- * docs/longpoll-redis.md, "Limits"); interest-driven reading keeps that number to the topics with polls on this
+ * docs/longpoll-redis.md, "How it works", "Reading, driven by interest"); interest-driven reading keeps that number to the topics with polls on this
  * instance.
  *
  * <p>Thread-safety, per role:
