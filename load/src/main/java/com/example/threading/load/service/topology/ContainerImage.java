@@ -66,9 +66,11 @@ public final class ContainerImage {
             throw new IOException(script + " did not end within " + BUILD_TIMEOUT.toMinutes() + " min; its output: " + log);
         }
         if (build.exitValue() != 0) {
-            List<String> lines = Files.readAllLines(log);
-            throw new IOException(script + " exited with " + build.exitValue() + ":\n"
-                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())));
+            List<String> lines = Files.readAllLines(log).stream().filter(line -> !line.isBlank()).toList();
+            // The last line first: a summary (surefire's, CI's) shows a message's first line only.
+            String last = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1).strip();
+            throw new IOException(script + " exited with " + build.exitValue() + ": " + last + "\nits output's end (all: "
+                    + log + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size())));
         }
         return open(bundle);
     }

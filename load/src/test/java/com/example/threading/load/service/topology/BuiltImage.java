@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * The service's image, built once per test JVM by {@code deploy/image/build} into {@code target/image/} and shared by the
  * tests that run it ({@code ImageCheckTest}, the topology scenario's). Under {@code CI=true} a machine that cannot build it
- * fails the test; elsewhere the test is skipped with what is missing and the install command.
+ * fails the test; elsewhere the test is skipped with what is missing and the install command. With
+ * {@code THREADING_IMAGE_BUNDLE} set (CI builds the image beside the service suite), the tests run that bundle instead.
  */
 public final class BuiltImage {
 
@@ -22,6 +23,10 @@ public final class BuiltImage {
 
     /** The image, built on the first call. */
     public static synchronized ContainerImage get() throws Exception {
+        String prebuilt = System.getenv("THREADING_IMAGE_BUNDLE");
+        if (built == null && prebuilt != null && !prebuilt.isBlank()) {
+            built = ContainerImage.open(Path.of(prebuilt).toAbsolutePath());
+        }
         if (built == null) {
             List<String> missing = ContainerImage.missing();
             if (!missing.isEmpty()) {
@@ -39,6 +44,7 @@ public final class BuiltImage {
 
     /** The folder of the built image's bundle. */
     public static Path bundle() {
-        return FOLDER.resolve("bundle");
+        String prebuilt = System.getenv("THREADING_IMAGE_BUNDLE");
+        return prebuilt != null && !prebuilt.isBlank() ? Path.of(prebuilt).toAbsolutePath() : FOLDER.resolve("bundle");
     }
 }
