@@ -49,8 +49,9 @@ class MinimalRedisEventsTest {
 
         @Override
         public void run(RedisConfiguration configuration, Environment environment) {
-            MinimalLongPoll polls = new MinimalLongPoll(100, Duration.ofSeconds(5));
-            polls.register(environment, "/minimal/events");
+            MinimalLongPoll polls = new MinimalLongPoll(100, 64, Duration.ofSeconds(5));
+            environment.servlets().addServlet("minimal-longpoll", polls).addMapping("/minimal/events");
+            environment.lifecycle().addEventListener(polls);
             events = new MinimalRedisEvents(RedisClient.create(configuration.redis), "minimal-events", polls::publish);
             environment.lifecycle().manage(events);
         }
@@ -86,7 +87,7 @@ class MinimalRedisEventsTest {
         assertThat(id).as("the stream id").matches("\\d+-\\d+");
         assertThat(polls).allSatisfy(poll -> {
             assertThat(poll.get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
-            assertThat(poll.get().json().get("price").asDouble()).isEqualTo(101.5);
+            assertThat(poll.get().json().path("events").path(0).path("data").path("price").asDouble()).isEqualTo(101.5);
         });
     }
 
@@ -114,7 +115,7 @@ class MinimalRedisEventsTest {
         List<CompletableFuture<Answer>> polls = park(1, first, second);
         events(second).publish("{\"mark\":" + mark + "}").exceptionally(error -> "not taken").join();
         return polls.stream().map(CompletableFuture::join).allMatch(answer -> answer.status() == 200
-                && answer.json().path("mark").asInt() == mark);
+                && answer.json().path("events").path(0).path("data").path("mark").asInt() == mark);
     }
 
     private static DropwizardTestSupport<RedisConfiguration> instance(String prefix) throws Exception {

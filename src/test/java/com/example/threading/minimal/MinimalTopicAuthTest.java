@@ -37,8 +37,9 @@ class MinimalTopicAuthTest {
 
         @Override
         public void run(Configuration configuration, Environment environment) {
-            polls = new MinimalLongPoll(100, Duration.ofSeconds(1));
-            polls.register(environment, "/minimal/events");
+            polls = new MinimalLongPoll(100, 64, Duration.ofSeconds(1));
+            environment.servlets().addServlet("minimal-longpoll", polls).addMapping("/minimal/events");
+            environment.lifecycle().addEventListener(polls);
             new MinimalTopicAuth(Tokens.SECRET.getBytes(StandardCharsets.UTF_8)).protect(environment, "/minimal/events");
         }
     }
@@ -95,7 +96,7 @@ class MinimalTopicAuthTest {
         APP.<App>getApplication().polls.publish("{\"to\":\"rooms\"}");
         Answer answer = parked.get(10, TimeUnit.SECONDS);
         assertThat(answer.status()).isEqualTo(200);
-        assertThat(answer.json().get("to").asText()).isEqualTo("rooms");
+        assertThat(answer.json().path("events").path(0).path("data").path("to").asText()).isEqualTo("rooms");
     }
 
     private static Answer poll(String query, String authorization) {

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -109,15 +109,17 @@ class PollDeadlinesTest {
             Future<?> sweeper = threads.submit(() -> {
                 while (adding.get()) {
                     deadlines.expireDue(expired::add);
+                    Thread.yield(); // three threads on two cores: a sweeper that only spins starves the adders (28 s then)
                 }
                 return null;
             });
             List<Future<?>> adders = new ArrayList<>();
             for (int t = 0; t < 2; t++) {
+                Random random = new Random(20261201L + t); // the same deadlines every run
                 adders.add(threads.submit(() -> {
                     for (int i = 0; i < 20_000; i++) {
                         ParkedPoll poll = poll();
-                        deadlines.add(poll, ThreadLocalRandom.current().nextInt(20));
+                        deadlines.add(poll, random.nextInt(20));
                         if (i % 4 == 0) {
                             deadlines.remove(poll);
                         } else {

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.EncodableHistogram;
@@ -126,9 +126,9 @@ class PhaseRecorderTest {
         CountDownLatch writing = new CountDownLatch(writers);
         List<Thread> threads = new ArrayList<>();
         for (int w = 0; w < writers; w++) {
+            Random random = new Random(20261201L + w); // the same outcomes and latencies every run
             Thread thread = new Thread(() -> {
                 writing.countDown();
-                ThreadLocalRandom random = ThreadLocalRandom.current();
                 while (!stop.get()) {
                     recorder.sent();
                     long now = System.nanoTime();
