@@ -21,6 +21,7 @@ import io.dropwizard.request.logging.RequestLogFactory;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -34,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@code server.requestLog.type: jetty}: the request log as Jetty's {@link CustomRequestLog} formats it, one line per
  * request, handed as text to Dropwizard's logback appenders (console, file, syslog; asynchronous). Dropwizard's
  * default ({@code logback-access}) builds an access event per request and copies its headers, cookies and attributes on
- * the answering thread before the line is queued: 40-50 µs of server CPU per answer when one event answers 1,000
- * parked polls (docs/context.md). Here the answering thread formats one string and queues it.
+ * the answering thread before the line is queued: when one event answered 1,000 parked polls, 41 % of the batch's
+ * samples outside the JIT compiler (docs/cost.md, "A batch answer"). Here the answering thread formats one string and
+ * queues it.
  *
  * <p>{@code format} is Jetty's {@code CustomRequestLog} syntax. A line the appender's queue cannot take (a full queue
  * under {@code neverBlock}) is dropped and counted in {@link #dropped()}.
@@ -113,7 +115,7 @@ public final class JettyRequestLogFactory implements RequestLogFactory<RequestLo
             this.appenders = appenders;
             this.context = context;
             this.dropped = dropped;
-            List<AsyncAppenderBase<ILoggingEvent>> async = new java.util.ArrayList<>();
+            List<AsyncAppenderBase<ILoggingEvent>> async = new ArrayList<>();
             appenders.iteratorForAppenders().forEachRemaining(appender -> {
                 if (appender instanceof AsyncAppenderBase<ILoggingEvent> queue && queue.isNeverBlock()) {
                     async.add(queue);
