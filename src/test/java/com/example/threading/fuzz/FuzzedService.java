@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -95,6 +96,20 @@ final class FuzzedService {
             watchdog.shutdownNow();
             http.close();
         }
+    }
+
+    /** The stacks of this JVM's threads that are in the service's own code (not parked idle in a pool). */
+    private static String threadsInServiceCode() {
+        StringBuilder dump = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            boolean inService = Arrays.stream(stack).anyMatch(frame -> frame.getClassName().startsWith("com.example.threading.")
+                    && !frame.getClassName().startsWith("com.example.threading.fuzz."));
+            if (inService) {
+                dump.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                Arrays.stream(stack).limit(40).forEach(frame -> dump.append("\tat ").append(frame).append('\n'));
+            }
+        });
+        return dump.length() == 0 ? "(none)" : dump.toString();
     }
 
     private static String dumpOrWhyNot(ScheduledFuture<String> dump) {
@@ -188,7 +203,12 @@ final class FuzzedService {
             Await.until(() -> admin.gauge(gauge) == 0, bound, gauge + " back to 0");
         }
         for (String counter : IDLE_COUNTERS) {
-            Await.until(() -> admin.count(counter) == 0, bound, counter + " back to 0");
+            try {
+                Await.until(() -> admin.count(counter) == 0, bound, counter + " back to 0");
+            } catch (AssertionError stillBusy) {
+                // Which task is still running, and where: the pools' threads that are in this service's code.
+                throw new AssertionError(stillBusy.getMessage() + "; threads in the service's code:\n" + threadsInServiceCode(), stillBusy);
+            }
         }
         // What a graceful stop would wait for, at Jetty's level (also requests that never reached a servlet context).
         Await.until(() -> jettyInFlight() == 0, bound, "Jetty's GracefulHandler count back to 0");
