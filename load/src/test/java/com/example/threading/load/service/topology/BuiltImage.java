@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Assumptions;
  * The service's image, built once per test JVM by {@code deploy/image/build} into {@code target/image/} and shared by the
  * tests that run it ({@code ImageCheckTest}, the topology scenario's). Under {@code CI=true} a machine that cannot build it
  * fails the test; elsewhere the test is skipped with what is missing and the install command. With
- * {@code THREADING_IMAGE_BUNDLE} set (CI builds the image once, after the service suite), the tests run that bundle instead.
+ * {@code THREADING_IMAGE_BUNDLE} set (CI builds the image beside the service suite), the tests run that bundle instead.
  */
 public final class BuiltImage {
 
