@@ -120,7 +120,7 @@ class SseEndingsTest {
             }
             Await.until(() -> meter("events.sse.lifetime-ends") == 1, BOUND, "the lifetime ends the stream");
             assertThat(gauge("events.sse.unsent-bytes")).as("the socket is stalled").isPositive();
-            // Jetty's idle timeout (30 s) would end it otherwise; the drain deadline (6 s) sheds it well before.
+            // the connector's idle timeout (75 s) would end it otherwise; the drain deadline (6 s) sheds it well before.
             Await.until(() -> meter("events.sse.shed") == 1 && gauge("events.sse.open") == 0
                     && JettyInFlight.count(support.getEnvironment()) == 0, Duration.ofSeconds(25), "shed, nothing in flight");
         }
