@@ -1,16 +1,13 @@
 package com.example.threading.requestlog;
 
-import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.AsyncAppenderBase;
 import ch.qos.logback.core.CoreConstants;
 import ch.qos.logback.core.pattern.DynamicConverter;
 import ch.qos.logback.core.pattern.PatternLayoutBase;
-import ch.qos.logback.core.spi.AppenderAttachableImpl;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import io.dropwizard.logging.common.AppenderFactory;
@@ -24,11 +21,13 @@ import jakarta.validation.constraints.NotNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.CustomRequestLog;
 import org.eclipse.jetty.server.RequestLog;
-import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -37,13 +36,17 @@ import org.slf4j.LoggerFactory;
  * default ({@code logback-access}) builds an access event per request and copies its headers, cookies and attributes on
  * the answering thread before the line is queued: when one event answered 1,000 parked polls, 41 % of the batch's
  * samples outside the JIT compiler (docs/cost.md, "A batch answer"). Here the answering thread formats one string and
- * queues it.
+ * queues it, and one thread writes the lines queued meanwhile together ({@link BurstWriter}).
  *
- * <p>{@code format} is Jetty's {@code CustomRequestLog} syntax. A line the appender's queue cannot take (a full queue
- * under {@code neverBlock}) is dropped and counted in {@link #dropped()}.
+ * <p>{@code format} is Jetty's {@code CustomRequestLog} syntax. The appenders' {@code queueSize} (the smallest, with
+ * several) bounds the lines waiting; under {@code neverBlock} (every appender's) a line that finds the queue full is
+ * dropped and counted in {@link #dropped()}, else its thread waits for room.
  */
 @JsonTypeName("jetty")
 public final class JettyRequestLogFactory implements RequestLogFactory<RequestLog> {
+
+    /** How long the writer waits after a burst's first line before it writes the burst (so how late a line may be). */
+    static final Duration LINGER = Duration.ofMillis(2);
 
     /** Client, request line without the query, status, body bytes, milliseconds, and the request id answered. */
     public static final String DEFAULT_FORMAT = "%{client}a \"%m %U %H\" %s %O %{ms}T ms request_id=%{X-Request-Id}o";
@@ -96,56 +99,32 @@ public final class JettyRequestLogFactory implements RequestLogFactory<RequestLo
         Logger logger = (Logger) LoggerFactory.getLogger("http.request");
         logger.setAdditive(false);
         LoggerContext context = logger.getLoggerContext();
-        AppenderAttachableImpl<ILoggingEvent> attached = new AppenderAttachableImpl<>();
+        List<Appender<ILoggingEvent>> direct = new ArrayList<>();
+        int capacity = Integer.MAX_VALUE;
+        boolean dropWhenFull = true;
         for (AppenderFactory<ILoggingEvent> appender : appenders) {
-            attached.addAppender(appender.build(context, name, (loggerContext, timeZone) -> new MessageLayout(loggerContext),
-                    new NullLevelFilterFactory<>(), new AsyncLoggingEventAppenderFactory()));
-        }
-        return new CustomRequestLog(new LineWriter(attached, context, dropped), format);
-    }
-
-    /** Hands each line to the appenders as an INFO event of logger {@code http.request}. */
-    private static final class LineWriter extends AbstractLifeCycle implements RequestLog.Writer {
-        private final AppenderAttachableImpl<ILoggingEvent> appenders;
-        private final List<AsyncAppenderBase<ILoggingEvent>> dropping;
-        private final LoggerContext context;
-        private final LongAdder dropped;
-
-        LineWriter(AppenderAttachableImpl<ILoggingEvent> appenders, LoggerContext context, LongAdder dropped) {
-            this.appenders = appenders;
-            this.context = context;
-            this.dropped = dropped;
-            List<AsyncAppenderBase<ILoggingEvent>> async = new ArrayList<>();
-            appenders.iteratorForAppenders().forEachRemaining(appender -> {
-                if (appender instanceof AsyncAppenderBase<ILoggingEvent> queue && queue.isNeverBlock()) {
-                    async.add(queue);
-                }
-            });
-            this.dropping = List.copyOf(async);
-        }
-
-        @Override
-        public void write(String line) {
-            for (AsyncAppenderBase<ILoggingEvent> queue : dropping) {
-                if (queue.getRemainingCapacity() == 0) {
-                    dropped.increment(); // a neverBlock appender drops what its full queue cannot take
-                }
+            // Dropwizard wraps each appender in an asynchronous one, a queue and a thread per appender; BurstWriter
+            // is the queue and the thread here, so the wrapper gives up its appender and stops, keeping its bounds.
+            Appender<ILoggingEvent> built = appender.build(context, name, (loggerContext, timeZone) -> new MessageLayout(loggerContext),
+                    new NullLevelFilterFactory<>(), new AsyncLoggingEventAppenderFactory());
+            if (built instanceof AsyncAppenderBase<ILoggingEvent> async) {
+                capacity = Math.min(capacity, async.getQueueSize());
+                dropWhenFull &= async.isNeverBlock();
+                List<Appender<ILoggingEvent>> inner = new ArrayList<>();
+                async.iteratorForAppenders().forEachRemaining(inner::add);
+                inner.forEach(async::detachAppender);
+                async.stop();
+                direct.addAll(inner);
+            } else {
+                direct.add(built);
             }
-            LoggingEvent event = new LoggingEvent();
-            event.setLevel(Level.INFO);
-            event.setLoggerName("http.request");
-            event.setMessage(line);
-            event.setTimeStamp(System.currentTimeMillis());
-            event.setLoggerContext(context);
-            event.setMDCPropertyMap(Map.of()); // the line carries its request id; the answering thread's MDC is not copied
-            appenders.appendLoopOnAppenders(event);
         }
-
-        @Override
-        protected void doStop() throws Exception {
-            appenders.detachAndStopAllAppenders();
-            super.doStop();
-        }
+        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "request-log");
+            thread.setDaemon(true);
+            return thread;
+        });
+        return new CustomRequestLog(new BurstWriter(direct, context, writer, LINGER, capacity, dropWhenFull, dropped), format);
     }
 
     /** The line as it is, one per event. */
