@@ -16,6 +16,7 @@ import java.util.Map;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link BurstWriter}: a burst gives the writer one task and reaches a stream appender as one write, other appenders
- * line by line; a full queue drops and counts, or waits; many threads at once lose no line and keep each thread's order; stop
- * writes what is queued, and a line after it is dropped and counted, not thrown.
+ * line by line; a full queue drops and counts, or waits; many threads at once lose no line and keep each thread's
+ * order; stop writes what is queued, and a line after it is dropped and counted, not thrown.
  */
 class BurstWriterTest {
 
@@ -65,8 +66,10 @@ class BurstWriterTest {
         IntStream.range(0, 200).forEach(i -> writer.write(line));
         runHeld();
 
-        assertThat(stream.writes.get()).isBetween(200 * 1_000 / BurstWriter.MAX_EVENT_CHARS, 200 * 1_000 / BurstWriter.MAX_EVENT_CHARS + 1);
-        assertThat(stream.toString(StandardCharsets.UTF_8).split(System.lineSeparator())).hasSize(200).containsOnly(line);
+        int events = 200 * 1_000 / BurstWriter.MAX_EVENT_CHARS;
+        assertThat(stream.writes.get()).isBetween(events, events + 1);
+        assertThat(stream.toString(StandardCharsets.UTF_8).split(System.lineSeparator()))
+                .hasSize(200).containsOnly(line);
     }
 
     @Test
@@ -105,12 +108,12 @@ class BurstWriterTest {
         int perThread = 5_000;
         ExecutorService senders = Executors.newFixedThreadPool(threads);
 
-        List<java.util.concurrent.Future<?>> sent = IntStream.range(0, threads).<java.util.concurrent.Future<?>>mapToObj(t -> senders.submit(() -> {
+        List<Future<?>> sent = IntStream.range(0, threads).<Future<?>>mapToObj(t -> senders.submit(() -> {
             for (int n = 0; n < perThread; n++) {
                 writer.write(t + " " + n);
             }
         })).toList();
-        for (java.util.concurrent.Future<?> done : sent) {
+        for (Future<?> done : sent) {
             done.get(30, TimeUnit.SECONDS);
         }
         senders.shutdown();
@@ -130,7 +133,8 @@ class BurstWriterTest {
 
     @Test
     void aLineAfterTheStopIsDroppedAndCountedNotThrown() throws Exception {
-        BurstWriter writer = started(Executors.newSingleThreadScheduledExecutor(), JettyRequestLogFactory.LINGER, 100, true);
+        BurstWriter writer = started(Executors.newSingleThreadScheduledExecutor(), JettyRequestLogFactory.LINGER, 100,
+                true);
         writer.stop();
 
         writer.write("late");
