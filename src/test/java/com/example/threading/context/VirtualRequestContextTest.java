@@ -50,7 +50,7 @@ class VirtualRequestContextTest {
         Answer answer = get("/work/blocking?ms=5", "on-virtual");
 
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
-        assertThat(answer.json().path("virtualThread").asBoolean()).as("the request ran on a virtual thread").isTrue();
+        assertThat(answer.json().path("virtualThread").asBoolean()).as("the request ran on a virtual thread: " + answer.body()).isTrue();
         ILoggingEvent waited = lineOf("on-virtual");
         assertThat(waited.getThreadName()).isEqualTo(answer.json().path("thread").asText());
         assertThat(waited.getMDCPropertyMap().get(RequestContext.MDC_TRACE_ID)).isEqualTo(TRACE_ID);
