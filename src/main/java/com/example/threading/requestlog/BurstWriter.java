@@ -46,7 +46,8 @@ final class BurstWriter extends AbstractLifeCycle implements RequestLog.Writer {
     static final int MAX_EVENT_CHARS = 64 * 1024;
     /** Longest a stop waits for the writer's last drain before it stops the appenders. */
     static final long STOP_WAIT_MS = 5_000;
-    private static final String LOGGER = "http.request";
+    /** The logger the lines are events of. */
+    static final String LOGGER = "http.request";
 
     private final List<Appender<ILoggingEvent>> appenders;
     private final LoggerContext context;

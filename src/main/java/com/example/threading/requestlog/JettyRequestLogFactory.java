@@ -18,12 +18,12 @@ import io.dropwizard.request.logging.RequestLogFactory;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.eclipse.jetty.server.CustomRequestLog;
@@ -96,7 +96,7 @@ public final class JettyRequestLogFactory implements RequestLogFactory<RequestLo
 
     @Override
     public RequestLog build(String name) {
-        Logger logger = (Logger) LoggerFactory.getLogger("http.request");
+        Logger logger = (Logger) LoggerFactory.getLogger(BurstWriter.LOGGER);
         logger.setAdditive(false);
         LoggerContext context = logger.getLoggerContext();
         List<Appender<ILoggingEvent>> direct = new ArrayList<>();
@@ -105,8 +105,9 @@ public final class JettyRequestLogFactory implements RequestLogFactory<RequestLo
         for (AppenderFactory<ILoggingEvent> appender : appenders) {
             // Dropwizard wraps each appender in an asynchronous one, a queue and a thread per appender; BurstWriter
             // is the queue and the thread here, so the wrapper gives up its appender and stops, keeping its bounds.
-            Appender<ILoggingEvent> built = appender.build(context, name, (loggerContext, timeZone) -> new MessageLayout(loggerContext),
-                    new NullLevelFilterFactory<>(), new AsyncLoggingEventAppenderFactory());
+            Appender<ILoggingEvent> built = appender.build(context, name,
+                    (loggerContext, timeZone) -> new MessageLayout(loggerContext), new NullLevelFilterFactory<>(),
+                    new AsyncLoggingEventAppenderFactory());
             if (built instanceof AsyncAppenderBase<ILoggingEvent> async) {
                 capacity = Math.min(capacity, async.getQueueSize());
                 dropWhenFull &= async.isNeverBlock();
@@ -124,7 +125,8 @@ public final class JettyRequestLogFactory implements RequestLogFactory<RequestLo
             thread.setDaemon(true);
             return thread;
         });
-        return new CustomRequestLog(new BurstWriter(direct, context, writer, LINGER, capacity, dropWhenFull, dropped), format);
+        BurstWriter lines = new BurstWriter(direct, context, writer, LINGER, capacity, dropWhenFull, dropped);
+        return new CustomRequestLog(lines, format);
     }
 
     /** The line as it is, one per event. */
