@@ -3,6 +3,8 @@ package com.example.threading.errors;
 import com.codahale.metrics.MetricRegistry;
 import io.dropwizard.metrics.jetty12.InstrumentedConnectionFactory;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.ConnectionFactory;
@@ -12,6 +14,7 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.VirtualThreads;
 
 /**
  * Jetty's HTTP/1.1 connection factory, whose connections run {@code onFillable} one at a time.
@@ -73,17 +76,41 @@ final class OneFillAtATime extends HttpConnectionFactory {
         }
     }
 
-    /** Jetty's HTTP/1.1 connection, its {@code onFillable} runs kept apart. */
+    /**
+     * Jetty's HTTP/1.1 connection, its {@code onFillable} runs kept apart, and resumed on a virtual thread when
+     * requests run on virtual threads.
+     *
+     * <p>Why the resume: when an answer completes after its request's thread has left (an async answer), Jetty
+     * 12.1.14 resumes the connection ({@link #run}) on the connector's platform pool, even with a virtual-threads
+     * executor configured; a request already read into the connection's buffer (pipelined, or sent the moment the
+     * answer arrived) then runs on that platform thread. Here that run moves to the virtual-threads executor of the
+     * connector's pool when it has one ({@code VirtualRequestContextTest}); without one nothing changes.
+     */
     private static final class SerialFills extends HttpConnection {
         private final SerialRuns fills = new SerialRuns();
+        private final Executor virtualThreads;
 
         SerialFills(HttpConfiguration configuration, Connector connector, EndPoint endPoint) {
             super(configuration, connector, endPoint);
+            this.virtualThreads = VirtualThreads.getVirtualThreadsExecutor(connector.getExecutor());
         }
 
         @Override
         public void onFillable() {
             fills.run(super::onFillable);
+        }
+
+        @Override
+        public void run() {
+            if (virtualThreads == null || VirtualThreads.isVirtualThread()) {
+                super.run();
+                return;
+            }
+            try {
+                virtualThreads.execute(super::run);
+            } catch (RejectedExecutionException stopping) {
+                super.run();
+            }
         }
     }
 

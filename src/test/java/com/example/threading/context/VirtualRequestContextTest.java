@@ -8,6 +8,10 @@ import com.example.threading.ThreadingConfiguration;
 import com.example.threading.testing.CapturedLog;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
+import com.example.threading.testing.RawHttpConnection;
+import com.example.threading.testing.RawHttpConnection.Reply;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
@@ -66,6 +70,24 @@ class VirtualRequestContextTest {
         ILoggingEvent waited = lineOf("virtual-to-cached");
         assertThat(waited.getThreadName()).isEqualTo(answer.json().path("thread").asText());
         assertThat(waited.getMDCPropertyMap().get(RequestContext.MDC_TRACE_ID)).isEqualTo(TRACE_ID);
+    }
+
+    @Test
+    void aRequestQueuedBehindAnAsyncAnswerRunsOnAVirtualThreadToo() throws JsonProcessingException {
+        // Pipelined, so the second request waits in the connection's buffer while the first is answered from the
+        // work-cached pool. Jetty 12.1.14 then resumes the connection on its platform pool, which would run the
+        // second request on a platform thread; the service's connections resume on the virtual-thread executor.
+        String both = RawHttpConnection.requestHead("GET", "/work/cached?ms=5")
+                + RawHttpConnection.requestHead("GET", "/work/blocking?ms=5", "Connection: close");
+        String raw;
+        try (RawHttpConnection connection = RawHttpConnection.open(APP.getLocalPort())) {
+            raw = connection.send(both).readToEnd();
+        }
+        Reply second = Reply.parse(raw.substring(raw.lastIndexOf("HTTP/1.1 ")));
+
+        assertThat(second.status()).as(raw).isEqualTo(200);
+        JsonNode body = APP.getObjectMapper().readTree(second.body());
+        assertThat(body.path("virtualThread").asBoolean()).as("the second request ran on a virtual thread: " + body).isTrue();
     }
 
     private ILoggingEvent lineOf(String requestId) {
