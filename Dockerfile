@@ -20,7 +20,9 @@ ARG RUNTIME_IMAGE=eclipse-temurin:25-jre@sha256:681c543d6f36c50f45e9b5226930a462
 
 FROM ${BUILD_IMAGE} AS build
 WORKDIR /build
+# .mvn/jvm.config opens javac to Error Prone, which checks the main sources as they compile.
 COPY pom.xml .
+COPY .mvn ./.mvn
 RUN mvn -B -q dependency:go-offline
 # Every input the build reads: the sources, and docs/, whose pages the jar carries for the live page (/live).
 COPY src ./src

@@ -65,37 +65,52 @@ final class CallWindow {
 
     /** Starts the first {@code width} calls. */
     void open() {
-        changeThenStart(() -> {
+        synchronized (this) {
             if (freeSlots != 0 || started != 0) {
                 throw new IllegalStateException("a call window opens once");
             }
             freeSlots = width;
-        });
+            if (!becomeStarter()) {
+                return;
+            }
+        }
+        startWhatFits();
     }
 
     /** One started call has ended: starts the next, if any is left and the window is not stopped. */
     private void ended() {
-        changeThenStart(() -> {
+        synchronized (this) {
             running--;
             freeSlots++;
-        });
+            if (!becomeStarter()) {
+                return;
+            }
+        }
+        startWhatFits();
     }
 
     /** Starts no more calls; those running end as they will. */
     void stop() {
-        changeThenStart(() -> stopped = true);
-    }
-
-    /** Applies {@code change} under the monitor, then starts what fits unless another thread is already doing so. */
-    private void changeThenStart(Runnable change) {
         synchronized (this) {
-            change.run();
-            if (starting) {
-                return; // that thread looks again before it stops starting
+            stopped = true;
+            if (!becomeStarter()) {
+                return;
             }
-            starting = true;
         }
         startWhatFits();
+    }
+
+    /**
+     * After a change under the monitor: whether the calling thread is now the starter, false when another thread is
+     * already starting calls (it looks again before it stops, so it sees the change).
+     */
+    @GuardedBy("this")
+    private boolean becomeStarter() {
+        if (starting) {
+            return false;
+        }
+        starting = true;
+        return true;
     }
 
     /** Calls started so far. */

@@ -2,6 +2,7 @@ package com.example.threading.client;
 
 import io.reactivex.Flowable;
 import io.reactivex.Single;
+import io.reactivex.disposables.Disposable;
 import jakarta.ws.rs.client.Invocation;
 import jakarta.ws.rs.client.InvocationCallback;
 import jakarta.ws.rs.client.WebTarget;
@@ -151,7 +152,7 @@ final class FanoutCalls {
      * given back when the last running call has ended.
      */
     private void rxjava(WebTarget target, FanoutRun run, int width, Runnable givePlacesBack) {
-        Flowable.range(0, run.n())
+        Disposable unused = Flowable.range(0, run.n()) // ends by itself (takeWhile); nothing disposes it
                 .takeWhile(i -> !run.isAnswered())
                 .flatMapSingle(i -> rxCall(target, run), false, width)
                 .doFinally(givePlacesBack::run)

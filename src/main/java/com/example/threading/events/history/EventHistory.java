@@ -16,6 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread, and it turns a forgotten lock (a poll reading a ring half-way through an append) from a rare wrong
  * answer into an immediate failure. Under that lock, an append happens-before every later read.
  */
+@SuppressWarnings("GuardedBy") // the hub's lock, held by a caller in another class: the checker cannot follow a lock across classes (checkGuarded does at run time)
 public final class EventHistory {
 
     @GuardedBy("guard")

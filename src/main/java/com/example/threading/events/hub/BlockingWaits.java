@@ -145,6 +145,7 @@ public final class BlockingWaits {
      * Wakes every waiter; from now on a wait without news ends at once with {@link Outcome#CLOSED}. The caller
      * holds the lock.
      */
+    @SuppressWarnings("GuardedBy") // the hub's lock, held by the hub: the checker cannot follow a lock across classes (checkLocked does at run time)
     void close() {
         checkLocked();
         closed = true;

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -99,7 +100,9 @@ public final class EventHub implements EventSubscriber {
                     source.watch(created); // does not block, nor take a lock held while an event is delivered
                 }, metrics.topicsRefused);
         this.settings = settings;
-        this.blockingWaits = new BlockingWaits(lock, name -> topics.use(name, now()), metrics.blockingTimeouts, metrics.missed);
+        @SuppressWarnings("GuardedBy") // BlockingWaits calls it with the lock held, which the checker cannot follow
+        Function<String, Topic> useTopic = this::useTopic;
+        this.blockingWaits = new BlockingWaits(lock, useTopic, metrics.blockingTimeouts, metrics.missed);
         this.deadlines = new PollDeadlines(DEADLINE_SLOT_MS, settings.nanoClock());
         this.claims = new PollClaims(topics, deadlines, metrics);
         this.archived = archive == null ? null : new ArchivedCursors(archive, settings.historySize(), this::lastId);
@@ -119,6 +122,7 @@ public final class EventHub implements EventSubscriber {
     }
 
     /** Topics held now. */
+    @SuppressWarnings("GuardedBy") // Topics.size reads a volatile count, no lock needed
     public int topicCount() {
         return topics.size();
     }
@@ -321,6 +325,12 @@ public final class EventHub implements EventSubscriber {
         } else if (placement instanceof Placement.Refused refused) {
             poll.delivery().offer(refused.answer(), () -> claims.claim(poll, PollClaims.Own.AT_ONCE));
         }
+    }
+
+    /** With the lock held (BlockingWaits calls it under it): the topic named {@code name}, created when new. */
+    @GuardedBy("lock")
+    private Topic useTopic(String name) {
+        return topics.use(name, now());
     }
 
     /** With the lock held: the stop turns the poll away, else the placer decides. */

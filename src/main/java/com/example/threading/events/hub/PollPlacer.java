@@ -19,6 +19,7 @@ import java.util.Map;
  * calls it only with its lock held, which guards the topics it reads and changes, so a poll it parks is in every one
  * of its topics' parked polls before the lock is released.
  */
+@SuppressWarnings("GuardedBy") // the hub's lock, held by a caller in another class: the checker cannot follow a lock across classes
 final class PollPlacer {
 
     @GuardedBy("topics.guard()")

@@ -22,6 +22,7 @@ import java.util.function.Consumer;
  * <p>Used only with the hub's lock held ({@link #guard}); the count ({@link #size}) is published through a
  * volatile field for gauges on other threads.
  */
+@SuppressWarnings("GuardedBy") // the hub's lock, held by a caller in another class: the checker cannot follow a lock across classes
 final class Topics {
 
     @GuardedBy("guard")

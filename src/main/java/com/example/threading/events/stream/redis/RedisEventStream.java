@@ -72,7 +72,6 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
 
     private final RedisStreamConfiguration configuration;
     private final TopicKeys keys;
-    private final ObjectMapper mapper;
     private final RedisStreamMetrics metrics;
     private final StreamEntries entries;
     private final TopicCalls calls;
@@ -92,7 +91,6 @@ public final class RedisEventStream implements EventSink, EventSource, EventArch
                              MetricRegistry registry) {
         this.configuration = configuration;
         this.keys = new TopicKeys(configuration.getKey());
-        this.mapper = mapper;
         this.registry = registry;
         this.metrics = new RedisStreamMetrics(registry);
         this.entries = new StreamEntries(mapper);

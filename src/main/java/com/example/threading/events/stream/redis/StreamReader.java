@@ -50,9 +50,6 @@ final class StreamReader implements Runnable {
     /** Most entries one XREAD returns per topic. */
     static final int READ_BATCH = 512;
 
-    /** What a watched topic's position is before the reader has read it from Redis. */
-    private static final long UNKNOWN = -1;
-
     /** Sends {@code CLIENT UNBLOCK} for a reader connection; asynchronous, never throws. */
     interface Unblocker {
         /** Asks Redis to end the blocked command of client {@code clientId}. */
