@@ -1,7 +1,6 @@
 package com.example.threading.events.history;
 
 import com.example.threading.events.stream.Event;
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,19 +13,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code EventHub}'s lock, shared with {@code EventHub}'s blocking waiters), and checks that it is, throwing
  * {@link IllegalStateException} otherwise. The check is one comparison of the lock's owner with the calling
  * thread, and it turns a forgotten lock (a poll reading a ring half-way through an append) from a rare wrong
- * answer into an immediate failure. Under that lock, an append happens-before every later read.
+ * answer into an immediate failure. Under that lock, an append happens-before every later read. (A check at run
+ * time, not Error Prone's {@code @GuardedBy}: the lock is the hub's, taken in another class.)
  */
-@SuppressWarnings("GuardedBy") // the hub's lock, held by a caller in another class: the checker cannot follow a lock across classes (checkGuarded does at run time)
 public final class EventHistory {
 
-    @GuardedBy("guard")
     private final Event[] ring;
     private final ReentrantLock guard;
-    @GuardedBy("guard")
     private String epoch;
-    @GuardedBy("guard")
     private long lastId;
-    @GuardedBy("guard")
     private int size;
 
     /** A ring of {@code capacity} events, to be used only while holding {@code guard}, without an epoch. */

@@ -56,6 +56,9 @@ import java.util.function.LongSupplier;
  *   <li>The stopping thread calls {@link #closeAndTakeParked} once ({@code StopAnsweringParkedPolls} answers them).</li>
  *   <li>Metrics read {@link #parkedCount}, {@link #topicCount} (without the lock) and {@link #lastId} (under it).</li>
  * </ul>
+ * Every hold of {@code lock} is in this class, and Error Prone checks its {@code @GuardedBy} fields as the build
+ * compiles; the helpers that run under it ({@link Topics}, {@link PollPlacer}, {@link BatchAnswers#read}) take none.
+ * {@code EventHubTest} races batches against timeouts on real threads.
  */
 public final class EventHub implements EventSubscriber {
 
@@ -104,12 +107,13 @@ public final class EventHub implements EventSubscriber {
         Function<String, Topic> useTopic = this::useTopic;
         this.blockingWaits = new BlockingWaits(lock, useTopic, metrics.blockingTimeouts, metrics.missed);
         this.deadlines = new PollDeadlines(DEADLINE_SLOT_MS, settings.nanoClock());
-        this.claims = new PollClaims(topics, deadlines, metrics);
+        this.claims = new PollClaims(this::leaveTopics, deadlines, metrics);
         this.archived = archive == null ? null : new ArchivedCursors(archive, settings.historySize(), this::lastId);
-        this.placer = new PollPlacer(topics, archived, claims, metrics, settings.maxParked());
+        this.placer = new PollPlacer(archived, claims, metrics, settings.maxParked());
         this.newsJson = new NewsJson(mapper);
-        this.batches = new BatchAnswers(topics, claims, newsJson, metrics, settings.nanoClock(), archive == null ? null
-                : poll -> archived.ask(poll.cursorsNow(), Map.of(), answers -> place(poll, answers, false)));
+        this.batches = new BatchAnswers(this::readForBatch, claims, newsJson, metrics, settings.nanoClock(),
+                archive == null ? null
+                        : poll -> archived.ask(poll.cursorsNow(), Map.of(), answers -> place(poll, answers, false)));
         this.dispatcher = dispatcher;
         this.metrics = metrics;
         this.source = source;
@@ -327,6 +331,31 @@ public final class EventHub implements EventSubscriber {
         }
     }
 
+    /** Takes a claimed poll out of the parked polls of each of its topics (an event or the stop may have already). */
+    private void leaveTopics(ParkedPoll poll) {
+        lock.lock();
+        try {
+            for (String name : poll.cursors().keySet()) {
+                Topic topic = topics.get(name);
+                if (topic != null) {
+                    topic.parked().remove(poll); // absent if an event or the shutdown took it out: harmless
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The dispatcher's reading of the histories for a poll of a batch, under the lock. */
+    private BatchAnswers.Reading readForBatch(List<TopicCursor> cursors, Set<String> startedOver, boolean archived) {
+        lock.lock();
+        try {
+            return BatchAnswers.read(topics, cursors, startedOver, archived);
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** With the lock held (BlockingWaits calls it under it): the topic named {@code name}, created when new. */
     @GuardedBy("lock")
     private Topic useTopic(String name) {
@@ -340,7 +369,7 @@ public final class EventHub implements EventSubscriber {
             metrics.shutdownTurnedAway.mark();
             return new Placement.Refused(new Answer.Closing(settings.shutdownSpread().nextRetryAfter()));
         }
-        return placer.place(poll, fromArchive, mayAskArchive, now());
+        return placer.place(topics, poll, fromArchive, mayAskArchive, now());
     }
 
     private long now() {

@@ -1,8 +1,7 @@
 package com.example.threading.events.hub;
 
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,8 +13,8 @@ import org.slf4j.LoggerFactory;
  * and taking the poll out of its topics.
  *
  * <p>Thread-safety: any thread may call any method. A claim is one compare-and-set on the poll
- * ({@link ParkedPoll#claim}) and never takes the lock; taking an expired or failed poll out of its topics' parked
- * polls holds the hub's {@code lock}, which guards {@code topics}.
+ * ({@link ParkedPoll#claim}) and never takes a lock; the hub takes an expired or failed poll out of its topics' parked
+ * polls under its own lock ({@code leaveTopics}).
  */
 final class PollClaims implements ParkedPoll.ParkingLot {
 
@@ -34,16 +33,16 @@ final class PollClaims implements ParkedPoll.ParkingLot {
     }
 
     private final AtomicInteger parkedCount = new AtomicInteger();
-    private final ReentrantLock lock;
-    @GuardedBy("lock")
-    private final Topics topics;
+    private final Consumer<ParkedPoll> leaveTopics;
     private final PollDeadlines deadlines;
     private final HubMetrics metrics;
 
-    /** Claims on polls parked in {@code topics} (used under their guard), whose deadlines are in {@code deadlines}. */
-    PollClaims(Topics topics, PollDeadlines deadlines, HubMetrics metrics) {
-        this.lock = topics.guard();
-        this.topics = topics;
+    /**
+     * Claims on the hub's parked polls, whose deadlines are in {@code deadlines}; {@code leaveTopics} takes a claimed
+     * poll out of the parked polls of its topics.
+     */
+    PollClaims(Consumer<ParkedPoll> leaveTopics, PollDeadlines deadlines, HubMetrics metrics) {
+        this.leaveTopics = leaveTopics;
         this.deadlines = deadlines;
         this.metrics = metrics;
     }
@@ -121,17 +120,7 @@ final class PollClaims implements ParkedPoll.ParkingLot {
         }
         if (claim == ParkedPoll.Claim.WAS_PARKED) {
             parkedCount.decrementAndGet();
-            lock.lock();
-            try {
-                for (String name : poll.cursors().keySet()) {
-                    Topic topic = topics.get(name);
-                    if (topic != null) {
-                        topic.parked().remove(poll); // absent if an event or the shutdown took it out: harmless
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
+            leaveTopics.accept(poll);
         }
         return true;
     }

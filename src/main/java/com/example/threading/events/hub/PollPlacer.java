@@ -6,7 +6,6 @@ import com.example.threading.events.history.CursorReading;
 import com.example.threading.events.history.EventBatch;
 import com.example.threading.events.history.PollAnswer;
 import com.example.threading.events.history.TopicCursor;
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,22 +15,18 @@ import java.util.Map;
  * Decides what happens to a poll the hub places: it reads each topic the poll asks for (creating the topic if needed)
  * and answers it at once with news, refuses it (a topic too many, the history unreadable, the hub full), sends its
  * cursors to a shared stream's archive first, or parks it on each of its topics. Counts what it decided. The hub
- * calls it only with its lock held, which guards the topics it reads and changes, so a poll it parks is in every one
- * of its topics' parked polls before the lock is released.
+ * calls it only with its lock held, which guards the topics it passes in, so a poll it parks is in every one of its
+ * topics' parked polls before the lock is released.
  */
-@SuppressWarnings("GuardedBy") // the hub's lock, held by a caller in another class: the checker cannot follow a lock across classes
 final class PollPlacer {
 
-    @GuardedBy("topics.guard()")
-    private final Topics topics;
     private final ArchivedCursors archived;
     private final PollClaims claims;
     private final HubMetrics metrics;
     private final int maxParked;
 
-    /** Places polls on {@code topics}, asking {@code archived} (null: no shared stream) for what a ring cannot answer. */
-    PollPlacer(Topics topics, ArchivedCursors archived, PollClaims claims, HubMetrics metrics, int maxParked) {
-        this.topics = topics;
+    /** Places polls, asking {@code archived} (null: no shared stream) for what a ring cannot answer. */
+    PollPlacer(ArchivedCursors archived, PollClaims claims, HubMetrics metrics, int maxParked) {
         this.archived = archived;
         this.claims = claims;
         this.metrics = metrics;
@@ -39,10 +34,11 @@ final class PollPlacer {
     }
 
     /**
-     * With the hub's lock held: what to do with {@code poll}, given what the archive said about some of its topics
+     * With the hub's lock held: what to do with {@code poll} on {@code topics}, given what the archive said about some of its topics
      * ({@code fromArchive}) and whether a cursor a ring cannot answer may go to the archive ({@code mayAskArchive}).
      */
-    Placement place(ParkedPoll poll, Map<String, ArchiveAnswer> fromArchive, boolean mayAskArchive, long nowNanos) {
+    Placement place(Topics topics, ParkedPoll poll, Map<String, ArchiveAnswer> fromArchive, boolean mayAskArchive,
+                    long nowNanos) {
         Map<String, Long> cursors = new LinkedHashMap<>();
         Map<String, EventBatch> news = new LinkedHashMap<>();
         List<TopicCursor> askArchive = new ArrayList<>();

@@ -3,7 +3,6 @@ package com.example.threading.events.hub;
 import com.codahale.metrics.Meter;
 import com.example.threading.events.history.EventHistory;
 import com.example.threading.events.stream.TopicNames;
-import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -19,45 +18,39 @@ import java.util.function.Consumer;
  * ({@link #getOrCreate}, refused when full), and {@link #evictIdle} drops those nobody polls, waits on or publishes
  * to any more, so the count does not only grow. The {@value TopicNames#DEFAULT} topic (the ticker's) is never evicted.
  *
- * <p>Used only with the hub's lock held ({@link #guard}); the count ({@link #size}) is published through a
- * volatile field for gauges on other threads.
+ * <p>Not thread-safe: its owner, {@link EventHub}, uses it only with its lock held (the checker sees that:
+ * {@code @GuardedBy} on the hub's field). The count ({@link #size}) is published through a volatile field for gauges
+ * on other threads.
  */
-@SuppressWarnings("GuardedBy") // the hub's lock, held by a caller in another class: the checker cannot follow a lock across classes
 final class Topics {
 
-    @GuardedBy("guard")
     private final Map<String, Topic> byName = new HashMap<>();
     private final int maxTopics;
     private final int historySize;
-    private final ReentrantLock guard;
+    private final ReentrantLock historyGuard;
     private final String epochPrefix;
     private final Consumer<String> created;
     private final Meter refused;
-    @GuardedBy("guard")
     private long topicsCreated;
     private volatile int size;
 
     /**
-     * At most {@code maxTopics} topics of {@code historySize} events, used under {@code guard}. {@code epochPrefix}
+     * At most {@code maxTopics} topics of {@code historySize} events, whose histories check that {@code historyGuard}
+     * (the hub's lock) is held. {@code epochPrefix}
      * (null: no epochs, the stream keeps its histories) starts the epoch of every topic created here, which ends in
      * the number of topics created before it: a topic evicted and created again (its ids start again) gets a new one.
      * {@code created} is told the name of each topic {@link #use} creates, the lock held (it must not block);
      * {@code refused} counts the topics it refuses. Holds the {@value TopicNames#DEFAULT} topic from the start.
      */
-    Topics(int maxTopics, int historySize, ReentrantLock guard, String epochPrefix, Consumer<String> created,
+    Topics(int maxTopics, int historySize, ReentrantLock historyGuard, String epochPrefix, Consumer<String> created,
            Meter refused) {
         this.maxTopics = maxTopics;
         this.historySize = historySize;
-        this.guard = guard;
+        this.historyGuard = historyGuard;
         this.epochPrefix = epochPrefix;
         this.created = created;
         this.refused = refused;
         getOrCreate(TopicNames.DEFAULT, 0); // the ticker's, never evicted; the owner tells its source itself
-    }
-
-    /** The lock every method but {@link #size} and {@link #max} must be called with (the hub's). */
-    ReentrantLock guard() {
-        return guard;
     }
 
     /** The topic, or null when the hub does not hold it. */
@@ -73,7 +66,7 @@ final class Topics {
                 return null;
             }
             String epoch = epochPrefix == null ? null : epochPrefix + "-" + Long.toString(++topicsCreated, 36);
-            topic = new Topic(name, new EventHistory(historySize, guard, epoch), nowNanos);
+            topic = new Topic(name, new EventHistory(historySize, historyGuard, epoch), nowNanos);
             byName.put(name, topic);
             size = byName.size();
         }

@@ -22,6 +22,11 @@
  *   <li>Jetty workers of the blocking twin sleep in {@link com.example.threading.events.hub.BlockingWaits}.</li>
  * </ul>
  *
+ * <p>The lock: the hub's one lock is taken only in {@code EventHub}, whose {@code @GuardedBy} fields Error Prone checks
+ * as the build compiles; what runs under it ({@code Topics}, {@code PollPlacer}, {@code BatchAnswers.read}, the
+ * histories) is plain code the hub calls with the lock held, and holds no lock of its own. The one exception is
+ * {@code BlockingWaits}, whose threads sleep on a condition of that lock.
+ *
  * <p>Imports nothing of the servlet API, Jetty or Dropwizard; its one use of JSON is the shared answer body
  * ({@code NewsJson}).
  */
