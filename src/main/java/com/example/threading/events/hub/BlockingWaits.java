@@ -145,7 +145,8 @@ public final class BlockingWaits {
      * Wakes every waiter; from now on a wait without news ends at once with {@link Outcome#CLOSED}. The caller
      * holds the lock.
      */
-    @SuppressWarnings("GuardedBy") // the hub's lock, held by the hub: the checker cannot follow a lock across classes (checkLocked does at run time)
+    // The hub's lock, held by the hub: the checker cannot follow a lock across classes (checkLocked does at run time).
+    @SuppressWarnings("GuardedBy")
     void close() {
         checkLocked();
         closed = true;
