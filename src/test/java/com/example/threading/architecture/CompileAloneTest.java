@@ -119,9 +119,10 @@ class CompileAloneTest {
 
     /**
      * The test's class path without this project's own classes (target/classes, target/test-classes): surefire's
-     * {@code surefire.test.class.path} (its {@code java.class.path} is one jar whose manifest names the rest).
+     * {@code surefire.test.class.path} (its {@code java.class.path} is one jar whose manifest names the rest). Also
+     * {@code LockChecksTest}'s.
      */
-    private static String thirdPartyClassPath() {
+    static String thirdPartyClassPath() {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         return Stream.of(classPath.split(File.pathSeparator))
                 .filter(entry -> !entry.endsWith(File.separator + "classes") && !entry.endsWith(File.separator + "test-classes")

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,24 +100,21 @@ class LockChecksTest {
         }
         command.addAll(List.of("--release", "17", "-proc:none", "-XDcompilePolicy=simple",
                 "--should-stop=ifError=FLOW", "-Xplugin:ErrorProne -XepDisableAllChecks -Xep:GuardedBy:ERROR",
-                "-processorpath", testClassPath(), "-classpath", "target/classes" + File.pathSeparator + testClassPath(),
+                "-processorpath", CompileAloneTest.thirdPartyClassPath(),
+                "-classpath", "target/classes" + File.pathSeparator + CompileAloneTest.thirdPartyClassPath(),
                 "-implicit:none", "-d", classes.toString()));
         command.addAll(copies);
-        Process javac = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!javac.waitFor(120, TimeUnit.SECONDS)) {
+        Path log = out.resolve("javac-" + System.nanoTime() + ".txt");
+        Process javac = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = javac.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) {
             javac.destroyForcibly();
+        }
+        String output = Files.readString(log, StandardCharsets.UTF_8);
+        if (!ended) {
             throw new IllegalStateException("javac did not end within 120 s:\n" + output);
         }
         return new Compile(javac.exitValue(), output);
-    }
-
-    /** The test class path without this project's own classes (the seeded file must be compiled, not found). */
-    private static String testClassPath() {
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        return Stream.of(classPath.split(File.pathSeparator))
-                .filter(entry -> !entry.endsWith("classes") && !entry.endsWith("classes" + File.separator))
-                .collect(Collectors.joining(File.pathSeparator));
     }
 
     private record Compile(int exitCode, String output) {

@@ -34,7 +34,8 @@ final class PollPlacer {
     }
 
     /**
-     * With the hub's lock held: what to do with {@code poll} on {@code topics}, given what the archive said about some of its topics
+     * With the hub's lock held: what to do with {@code poll} on {@code topics}, given what the archive said about
+     * some of its topics
      * ({@code fromArchive}) and whether a cursor a ring cannot answer may go to the archive ({@code mayAskArchive}).
      */
     Placement place(Topics topics, ParkedPoll poll, Map<String, ArchiveAnswer> fromArchive, boolean mayAskArchive,
