@@ -34,8 +34,7 @@ public final class VirtualThreadWorkResource {
     }
 
     private static Response notImplemented() {
-        String message = "virtual threads need JDK 21 or newer; this service runs on Java "
-                + Runtime.version().feature() + " (" + System.getProperty("java.vm.name") + ")";
+        String message = VirtualThreads.missing().orElse("no virtual-thread executor");
         return Response.status(Response.Status.NOT_IMPLEMENTED)
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(new ErrorMessage(Response.Status.NOT_IMPLEMENTED.getStatusCode(), message))

@@ -96,8 +96,7 @@ public final class WorkBundle<C extends Configuration> implements ConfiguredBund
         virtualThreads.ifPresentOrElse(
                 executor -> environment.lifecycle().manage(
                         new ExecutorServiceManager(executor, configuration.getPoolShutdownTimeout(), "work-virtual")),
-                () -> LOG.warn("Java {} has no virtual threads: /work/virtual will answer 501 (needs JDK 21+)",
-                        Runtime.version().feature()));
+                () -> LOG.warn("/work/virtual will answer 501: {}", VirtualThreads.missing().orElseThrow()));
 
         environment.jersey().register(new BlockingWorkResource());
         environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork(configuration, "thread-per-request", threadPerRequestLimit, metrics)));
