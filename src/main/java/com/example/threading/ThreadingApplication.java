@@ -19,6 +19,7 @@ import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
 import com.example.threading.live.LiveBundle;
 import com.example.threading.metrics.PrometheusBundle;
 import com.example.threading.requestlog.RequestLogBundle;
+import com.example.threading.threads.ThreadsBundle;
 import com.example.threading.work.WorkBundle;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
@@ -63,6 +64,7 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new PrometheusBundle());
         // GET /live on the admin port: the threads, queues and refusals charted live (docs/live.md).
         bootstrap.addBundle(new LiveBundle());
+        bootstrap.addBundle(new ThreadsBundle<>(ThreadingConfiguration::getThreads));
         // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
         bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
         // Long-polls, publishes (one event or a batch: a trickled body would hold a place until its deadline), event

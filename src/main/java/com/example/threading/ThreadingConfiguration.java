@@ -7,6 +7,7 @@ import com.example.threading.jetty.JettyConfiguration;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsConfiguration;
 import com.example.threading.events.EventsConfiguration;
 import com.example.threading.work.WorkConfiguration;
+import com.example.threading.threads.ThreadsConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.dropwizard.core.Configuration;
 import jakarta.validation.Valid;
@@ -53,6 +54,11 @@ public final class ThreadingConfiguration extends Configuration {
     @JsonProperty
     private RequestContextConfiguration context = new RequestContextConfiguration();
 
+    @Valid
+    @NotNull
+    @JsonProperty
+    private ThreadsConfiguration threads = new ThreadsConfiguration();
+
     /** Settings of the {@code /work/{pattern}} endpoints and their pools. */
     public WorkConfiguration getWork() {
         return work;
@@ -89,5 +95,10 @@ public final class ThreadingConfiguration extends Configuration {
      */
     public ServerVirtualThreadsConfiguration getServerVirtualThreads() {
         return serverVirtualThreads;
+    }
+
+    /** Which of virtual threads' JFR events become metrics (JDK 21+). */
+    public ThreadsConfiguration getThreads() {
+        return threads;
     }
 }

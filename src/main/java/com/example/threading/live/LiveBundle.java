@@ -1,5 +1,6 @@
 package com.example.threading.live;
 
+import com.example.threading.support.AdminMenuLink;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.AdminEnvironment;
@@ -33,7 +34,7 @@ public final class LiveBundle implements ConfiguredBundle<Configuration> {
         admin.addServlet("live-layout", new LiveLayoutServlet(charts, environment.getObjectMapper())).addMapping(PATH + "/layout");
         admin.addServlet("live-data", new LiveDataServlet(environment.metrics(), charts, environment.getObjectMapper().getFactory()))
                 .addMapping(PATH + "/data");
-        admin.addFilter("live-menu-link", new LiveMenuLink(PATH))
+        admin.addFilter("live-menu-link", new AdminMenuLink(PATH, "Live: threads, queues and refusals, charted"))
                 .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), true, "/*");
     }
 }

@@ -102,6 +102,12 @@ public final class LiveCharts {
                         List.of(value("active (holding a place)", "admission.active", "admission.md"),
                                 value("queued (waiting for a place)", "admission.queued", "admission.md"),
                                 perSecond("rejected per second", "admission.rejected", "admission.md"))),
+                new LiveChart("Virtual threads: pinned parks and failed submits per second (JDK 21+)", "per second",
+                        "Parks that kept their carrier thread (a native frame or a class initializer on the stack; on "
+                                + "JDK 21 also a monitor) for at least threads.pinnedThreshold, and virtual threads the "
+                                + "scheduler could not start, each second, from the JVM's own JFR events.",
+                        List.of(perSecond("pinned parks", "threads.virtual.pinned", "newer-jdks.md"),
+                                perSecond("failed submits", "threads.virtual.submit-failed", "newer-jdks.md"))),
                 new LiveChart("GC: time in collections", "ms per second",
                         "Milliseconds each second that each garbage collector spent collecting (its stop-the-world "
                                 + "pauses, and for a concurrent collector its concurrent work too).",

@@ -74,6 +74,11 @@ final class NameMapping {
             rule(CONNECTOR + "reserved-threads\\.(?<what>available|capacity|configured)", "jetty_reserved_threads_{what}").labels("connector"),
             rule("org\\.eclipse\\.jetty\\.server\\.HttpConnectionFactory\\.(?<listener>.+)\\.connections", "jetty_connection_duration_seconds").labels("listener"),
             rule("server\\.virtual-threads\\.(?<what>started|waited|interrupted)", "server_virtual_threads_{what}_total", ExportKind.COUNTER),
+            // The threads package: the JSON thread dump and virtual threads' JFR events (JDK 21+).
+            rule("threads\\.json-dump", "threads_json_dump_duration_seconds"),
+            rule("threads\\.json-dump\\.refused", "threads_json_dumps_refused_total"),
+            rule("threads\\.virtual\\.pinned", "jvm_virtual_threads_pinned_seconds"),
+            rule("threads\\.virtual\\.submit-failed", "jvm_virtual_threads_submit_failed_total"),
             // Dropwizard's request metrics of the application handler.
             rule(HANDLER + "(?<status>[1-5]xx)-responses", "http_server_responses_total").labels("status"),
             rule(HANDLER + "(?<method>get|post|put|delete|head|options|trace|connect|move|other)-requests", "http_server_request_duration_seconds").labels("method"),

@@ -30,10 +30,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * counts as much as an import): a pattern's packages depend on no other pattern's, nor on the application or the
  * infrastructure; a plug-in ({@code jetty.virtual}, {@code events.stream.redis}, {@code events.access.jwt}) depends only
  * on the packages it builds on, and nothing depends on a plug-in; the infrastructure ({@code errors}, {@code requestlog},
- * {@code metrics}, {@code health}, {@code live}) depends on no pattern. A pattern of several packages (the events
- * wing) has rules of its own inside ({@link EventsLayersTest}). Any of them may use {@code support}, which depends
- * on no other package of the project: a copier copies it with the patterns that use it ({@link #USES_SUPPORT}). Only
- * the application ({@code com.example.threading} itself) ties them together.
+ * {@code metrics}, {@code health}, {@code live}, {@code threads}) depends on no pattern. A pattern of several packages
+ * (the events wing) has rules of its own inside ({@link EventsLayersTest}). Any of them may use {@code support}, which
+ * depends on no other package of the project: a copier copies it with the patterns that use it ({@link #USES_SUPPORT}).
+ * Only the application ({@code com.example.threading} itself) ties them together.
  */
 class PatternPackagesTest {
 
@@ -51,7 +51,7 @@ class PatternPackagesTest {
     /** Each pattern, by its name. */
     static final List<String> PATTERNS = List.copyOf(OWN.keySet());
     /** Shared by the application, never by a pattern. */
-    static final List<String> INFRASTRUCTURE = List.of("errors", "metrics", "health", "live", "requestlog");
+    static final List<String> INFRASTRUCTURE = List.of("errors", "metrics", "health", "live", "requestlog", "threads");
     /** Helpers any pattern may use; copied with each pattern that uses it. */
     static final String SUPPORT = "support";
     /** The patterns whose classes use {@code support}: their documentation says to copy it too. */

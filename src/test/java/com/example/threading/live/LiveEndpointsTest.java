@@ -33,11 +33,11 @@ class LiveEndpointsTest {
             ConfigOverride.config("events.tickPeriod", "0s"));
 
     /**
-     * Lines registered only in some runs: the virtual-thread pool from JDK 21 on, and the server's virtual-thread
-     * bound only with {@code serverVirtualThreads.enabled}.
+     * Lines registered only in some runs: the virtual-thread pool and virtual threads' JFR events from JDK 21 on, and
+     * the server's virtual-thread bound only with {@code serverVirtualThreads.enabled}.
      */
     private static final Set<String> CONDITIONAL = Set.of("work.virtual.executor.running", "server.virtual-threads.running",
-            "server.virtual-threads.waiting");
+            "server.virtual-threads.waiting", "threads.virtual.pinned", "threads.virtual.submit-failed");
 
     private static LoopbackHttp http;
 

@@ -25,9 +25,10 @@ import org.junit.jupiter.api.Test;
  * The image the README documents, built from the Dockerfile as written (only its two base images replaced by stand-ins:
  * {@code deploy/image/build}) and run by runc in a network namespace of its own, checked the way the README uses it:
  * the HEALTHCHECK's command passes inside the container; {@code /work/cached} answers on the application port from
- * outside and {@code /live} on the admin port inside; the service runs as uid 10001; the admin port cannot be reached
- * from outside unless {@code ADMIN_BIND_HOST} opens it; an environment override ({@code WORK_BOUNDED_THREADS}) takes
- * effect; {@code SIGTERM} stops it within the grace period. Needs root and buildah, runc, umoci, debootstrap: under
+ * outside, {@code /work/virtual} on a virtual thread (the runtime is JDK 25), and {@code /live} on the admin port
+ * inside; the service runs as uid 10001; the admin port cannot be reached from outside unless {@code ADMIN_BIND_HOST}
+ * opens it; an environment override ({@code WORK_BOUNDED_THREADS}) takes effect; {@code SIGTERM} stops it within the
+ * grace period. Needs root and buildah, runc, umoci, debootstrap: under
  * {@code CI=true} it fails without them, elsewhere it is skipped with the install command.
  */
 class ImageCheckTest {
@@ -66,6 +67,9 @@ class ImageCheckTest {
             HttpResponse<String> cached = get(app.resolve("/work/cached?ms=1"));
             assertThat(cached.statusCode()).isEqualTo(200);
             assertThat(cached.body()).contains("\"pattern\":\"cached\"", "\"thread\":\"work-cached-");
+            HttpResponse<String> virtual = get(app.resolve("/work/virtual?ms=1"));
+            assertThat(virtual.statusCode()).as("the runtime is JDK 25: %s", virtual.body()).isEqualTo(200);
+            assertThat(virtual.body()).contains("\"virtualThread\":true");
 
             Commands.Result health = container.exec("sh", "-c", image.healthcheck());
             assertThat(health.exitCode()).as("the HEALTHCHECK (%s): %s", image.healthcheck(), health.output()).isZero();

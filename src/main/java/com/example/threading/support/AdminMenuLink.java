@@ -1,4 +1,4 @@
-package com.example.threading.live;
+package com.example.threading.support;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -11,20 +11,22 @@ import java.io.IOException;
 import java.io.PrintWriter;
 
 /**
- * Adds a link to the live page to Dropwizard's admin menu (the admin port's root), which has no way to be extended:
- * the menu page is captured and the link inserted before its list ends. Every other admin path passes untouched; a
- * menu without the expected list is sent as it was.
+ * Adds a link to Dropwizard's admin menu (the admin port's root), which has no way to be extended: the menu page is
+ * captured and the link inserted before its list ends. Every other admin path passes untouched; a menu without the
+ * expected list is sent as it was. Each filter adds one link, so several of them add several.
  */
-final class LiveMenuLink extends HttpFilter {
+public final class AdminMenuLink extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
     private static final String LIST_END = "</ul>";
 
     private final String path;
+    private final String label;
 
-    /** A link to {@code path} (e.g. {@code /live}), relative to the admin context. */
-    LiveMenuLink(String path) {
+    /** A link to {@code path} (e.g. {@code /live}), relative to the admin context, reading {@code label} (HTML). */
+    public AdminMenuLink(String path, String label) {
         this.path = path;
+        this.label = label;
     }
 
     @Override
@@ -48,7 +50,7 @@ final class LiveMenuLink extends HttpFilter {
         int end = page.lastIndexOf(LIST_END);
         if (end >= 0) {
             page = page.substring(0, end) + "  <li><a href=\"" + request.getContextPath() + path
-                    + "\">Live: threads, queues and refusals, charted</a></li>\n  " + page.substring(end);
+                    + "\">" + label + "</a></li>\n  " + page.substring(end);
         }
         response.getWriter().write(page);
     }
