@@ -101,7 +101,8 @@ public final class FanoutBundle<C extends Configuration> implements ConfiguredBu
         metrics.register(MetricRegistry.name("client", CLIENT_NAME, Via.COMMON.label(), "in-flight"),
                 (Gauge<Integer>) commonLimit::inFlight);
         environment.jersey().register(new FanoutResource(client, Downstream.from(configuration, environment),
-                new FanoutCalls(instrumented, pool, managedPlaces, commonLimit), configuration.getFanoutTimeout().toMilliseconds(),
+                new FanoutCalls(instrumented, pool, managedPlaces, commonLimit, StructuredFanouts.load(),
+                        configuration.getFanoutTimeout().toJavaDuration()), configuration.getFanoutTimeout().toMilliseconds(),
                 ViaMetrics.register(metrics, CLIENT_NAME), configuration.getRetryAfter().toSeconds()));
         // The resource resumes an AsyncResponse: see support.CompleteAsyncOnFailedWrite for why this filter is needed.
         environment.servlets().addFilter("fanout-complete-async-on-failed-write", new CompleteAsyncOnFailedWrite())

@@ -1,5 +1,6 @@
 package com.example.threading.client;
 
+import io.opentelemetry.context.Context;
 import io.reactivex.Flowable;
 import io.reactivex.Single;
 import io.reactivex.disposables.Disposable;
@@ -7,6 +8,7 @@ import jakarta.ws.rs.client.Invocation;
 import jakarta.ws.rs.client.InvocationCallback;
 import jakarta.ws.rs.client.WebTarget;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,9 +19,10 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * Starts the {@code n} calls of a fan-out in one of four ways and reports each outcome to the {@link FanoutRun}.
+ * Starts the {@code n} calls of a fan-out in one of five ways and reports each outcome to the {@link FanoutRun}.
  * Nothing here waits: the calling (Jetty) thread only starts the calls.
  *
  * <p>Admission first ({@link #tryAdmit}): the three managed ways share {@link CallPlaces}, one per call in flight,
@@ -39,18 +42,30 @@ final class FanoutCalls {
     private final ThreadPoolExecutor managedPoolState;
     private final CallPlaces managedPlaces;
     private final CommonCallLimit commonLimit;
+    private final StructuredFanouts structured;
+    private final Duration deadline;
 
     /**
      * @param managedPool      the client's {@code @ClientAsyncExecutor} (instrumented), for the RxJava calls
      * @param managedPoolState the same pool unwrapped, to describe its sizes
-     * @param managedPlaces    calls in flight on the managed pool, over all fan-outs
+     * @param managedPlaces    calls in flight on the managed pool (and {@code via=structured}), over all fan-outs
      * @param commonLimit      the cap on {@code via=common} calls in flight
+     * @param structured       {@code via=structured}'s scopes, where the JVM can run them
+     * @param deadline         the fan-out timeout: a structured scope's deadline
      */
-    FanoutCalls(Executor managedPool, ThreadPoolExecutor managedPoolState, CallPlaces managedPlaces, CommonCallLimit commonLimit) {
+    FanoutCalls(Executor managedPool, ThreadPoolExecutor managedPoolState, CallPlaces managedPlaces, CommonCallLimit commonLimit,
+                StructuredFanouts structured, Duration deadline) {
         this.managedPool = managedPool;
         this.managedPoolState = managedPoolState;
         this.managedPlaces = managedPlaces;
         this.commonLimit = commonLimit;
+        this.structured = structured;
+        this.deadline = deadline;
+    }
+
+    /** Why this JVM cannot make the {@code via} way's calls; empty when it can. */
+    Optional<String> missing(Via via) {
+        return via == Via.STRUCTURED ? structured.missing() : Optional.empty();
     }
 
     /** Most calls a fan-out of {@code n} runs at once the {@code via} way. */
@@ -85,6 +100,12 @@ final class FanoutCalls {
             rxjava(target, run, width, givePlacesBack);
             return;
         }
+        if (via == Via.STRUCTURED) {
+            // A subtask's virtual thread inherits no ThreadLocal, so OpenTelemetry's Context is carried in by hand.
+            Supplier<Throwable> call = Context.current().wrapSupplier(() -> blockingCall(target, run));
+            structured.fanout().orElseThrow().start(run.n(), width, deadline, call, run::complete, run::isAnswered, givePlacesBack);
+            return;
+        }
         CallWindow.Call call = via == Via.MANAGED ? ended -> managed(target, run, ended) : ended -> callback(target, run, ended);
         CallWindow window = new CallWindow(run.n(), width, call, givePlacesBack);
         run.onTimeoutCancel(window::stop);
@@ -93,6 +114,11 @@ final class FanoutCalls {
 
     /** What runs the calls of {@code via} in this JVM, for the answer. */
     String executorFor(Via via) {
+        if (via == Via.STRUCTURED) {
+            return String.format("a StructuredTaskScope per fan-out, a virtual thread per call, deadline %d ms"
+                    + " (client.fanoutTimeout); at most %d calls in flight (client.maxCallsInFlight, shared with the managed pool)",
+                    deadline.toMillis(), managedPlaces.capacity());
+        }
         if (via != Via.COMMON) {
             return String.format("managed pool jersey-client-fanout: %d core / %d max threads, queue of %d;"
                             + " at most %d calls in flight (client.maxCallsInFlight)",
@@ -158,6 +184,16 @@ final class FanoutCalls {
                 .doFinally(givePlacesBack::run)
                 .subscribe(outcome -> run.complete(outcome.orElse(null)),
                         run::complete); // not reached: every call's error is an outcome
+    }
+
+    /** One blocking call on the calling thread: {@code null} for a 2xx, else its error. */
+    private static Throwable blockingCall(WebTarget target, FanoutRun run) {
+        try {
+            request(target, run).get(String.class);
+            return null;
+        } catch (RuntimeException error) {
+            return error;
+        }
     }
 
     private Single<Optional<Throwable>> rxCall(WebTarget target, FanoutRun run) {

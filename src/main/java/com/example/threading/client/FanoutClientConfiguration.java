@@ -57,7 +57,8 @@ public final class FanoutClientConfiguration extends JerseyClientConfiguration {
     private Duration fanoutTimeout = Duration.minutes(5);
 
     /**
-     * Most calls in flight at once on the managed pool ({@code via=managed|rxjava|callback}), over all fan-outs; a
+     * Most calls in flight at once on the managed pool ({@code via=managed|rxjava|callback}, and {@code via=structured}'s
+     * virtual threads with them), over all fan-outs; a
      * fan-out runs at most this many at once and starts the next as one ends. A fan-out that does not fit beside
      * those running gets 503 with Retry-After. At most {@code maxThreads}: a call holds a thread while it waits.
      */

@@ -56,7 +56,7 @@ public final class FanoutResource {
     public void fanout(@QueryParam("n") @DefaultValue("100") @Min(1) @Max(MAX_N) OptionalIntParam n,
                        @QueryParam("ms") @Min(0) @Max(MAX_MS) OptionalIntParam ms,
                        @QueryParam("via") @DefaultValue("managed")
-                       @Pattern(regexp = Via.REGEXP, message = "must be one of managed, rxjava, callback, common") String via,
+                       @Pattern(regexp = Via.REGEXP, message = "must be one of managed, rxjava, callback, common, structured") String via,
                        @Suspended AsyncResponse response) {
         Optional<URI> uri = downstream.uri();
         if (uri.isEmpty()) {
@@ -65,6 +65,12 @@ public final class FanoutResource {
             return;
         }
         Via how = Via.of(via);
+        Optional<String> missing = calls.missing(how);
+        if (missing.isPresent()) {
+            response.resume(Response.status(Response.Status.NOT_IMPLEMENTED).type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(new ErrorMessage(501, missing.get())).build());
+            return;
+        }
         if (!calls.tryAdmit(how, n.get())) {
             metrics.get(how).rejected().mark();
             response.resume(refused(how, n.get()));

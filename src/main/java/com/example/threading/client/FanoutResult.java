@@ -10,7 +10,7 @@ import java.util.Map;
  * <p>Its maps are not copied: the run that builds it hands it to Jersey once, and nobody may change them afterwards.
  *
  * @param n               calls made
- * @param via             how they were made: managed, rxjava, callback or common
+ * @param via             how they were made: managed, rxjava, callback, common or structured
  * @param ms              the wait asked of the downstream, {@code null} when left to it (random for /work)
  * @param elapsedMs       from the request to the last call's outcome (or the fan-out timeout)
  * @param distinctThreads client threads seen: those that ran the request filter and those that ran the

@@ -3,7 +3,7 @@ package com.example.threading.client;
 import java.util.Locale;
 
 /**
- * The four ways {@code /fanout} makes its calls, as named in {@code ?via=}.
+ * The five ways {@code /fanout} makes its calls, as named in {@code ?via=}.
  */
 enum Via {
     /** {@code rx()} CompletionStage on the managed client pool; every stage stays on that pool. */
@@ -13,10 +13,12 @@ enum Via {
     /** {@code async()} with an {@code InvocationCallback}, run on the managed pool. */
     CALLBACK,
     /** The pitfall: {@code CompletableFuture.supplyAsync(blocking call)} without an executor. */
-    COMMON;
+    COMMON,
+    /** Each call a subtask of one {@code StructuredTaskScope}, on a virtual thread (JDK 25 with {@code --enable-preview}). */
+    STRUCTURED;
 
     /** Accepted values of {@code ?via=}, for Bean Validation. */
-    static final String REGEXP = "managed|rxjava|callback|common";
+    static final String REGEXP = "managed|rxjava|callback|common|structured";
 
     /** The name used in {@code ?via=}, metric names and answers. */
     String label() {

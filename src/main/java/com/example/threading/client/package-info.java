@@ -7,7 +7,10 @@
  * {@code InvocationCallback}), or {@code common}, the pitfall: a blocking call in
  * {@code CompletableFuture.supplyAsync} without an executor, which lands on the ForkJoin common pool (or a new
  * thread per task, depending on the JDK and the CPU count); {@link com.example.threading.client.CommonCallLimit}
- * caps its calls in flight ({@code client.commonMaxCalls}) so that one request cannot start a thousand threads.
+ * caps its calls in flight ({@code client.commonMaxCalls}) so that one request cannot start a thousand threads. And
+ * {@code structured} (JDK 25 with {@code --enable-preview}): the calls as subtasks of one {@code StructuredTaskScope},
+ * each on a virtual thread, the fan-out timeout as the scope's deadline ({@code ScopedFanout} under
+ * {@code src/main/java25-preview}, loaded by {@link com.example.threading.client.StructuredFanouts}); elsewhere 501.
  *
  * <p>Bounds: every call in flight on the managed pool holds one of {@code client.maxCallsInFlight} places
  * ({@link com.example.threading.client.CallPlaces}), taken for a whole fan-out before anything is submitted; a

@@ -35,7 +35,7 @@ final class NameMapping {
             rule("work\\.(?<pattern>[^.]+)\\.(?<what>rejected|timeouts)", "work_{what}_total").labels("pattern"),
             rule("work\\.thread-per-request\\.started-threads", "work_thread_per_request_started_threads_total", ExportKind.COUNTER),
             rule("client\\.fanout\\.(?<via>[^.]+)\\.response-time", "fanout_duration_seconds").labels("via"),
-            rule("client\\.fanout\\.(?<via>managed|rxjava|callback|common)\\.(?<what>errors|rejected)", "fanout_{what}_total").labels("via"),
+            rule("client\\.fanout\\.(?<via>managed|rxjava|callback|common|structured)\\.(?<what>errors|rejected)", "fanout_{what}_total").labels("via"),
             rule("client\\.fanout\\.in-flight", "fanout_calls_in_flight").labels("limit=managed"),
             rule("client\\.fanout\\.common\\.in-flight", "fanout_calls_in_flight").labels("limit=common"),
             rule("admission\\.queue-wait", "admission_queue_wait_seconds"),

@@ -11,14 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.junit5.DropwizardAppExtension;
 import io.dropwizard.testing.junit5.DropwizardExtensionsSupport;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -81,52 +74,5 @@ class FanoutTimeoutTest {
                 Duration.ofSeconds(10), "every place given back");
         Thread.sleep(200); // a wrongly started call would connect right after a thread frees up
         assertThat(DOWNSTREAM.accepted() - acceptedBefore).isBetween(0, POOL_THREADS);
-    }
-
-    /** Accepts loopback connections, counts them and never answers. Thread-safety: counters are concurrent. */
-    private static final class SilentDownstream implements AutoCloseable {
-        private final ServerSocket server;
-        private final List<Socket> connections = new CopyOnWriteArrayList<>();
-
-        SilentDownstream() {
-            try {
-                server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            Thread acceptor = new Thread(this::acceptUntilClosed, "silent-downstream");
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        int accepted() {
-            return connections.size();
-        }
-
-        private void acceptUntilClosed() {
-            try {
-                while (true) {
-                    connections.add(server.accept());
-                }
-            } catch (IOException closed) {
-                // close() ends the loop
-            }
-        }
-
-        @Override
-        public void close() {
-            try {
-                server.close();
-                for (Socket connection : connections) {
-                    connection.close();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 }

@@ -23,6 +23,8 @@ class MinimalListingsTest {
 
     private static final Path DOCS = Path.of("docs");
     private static final Path LISTINGS = Path.of("src/test/java/com/example/threading/minimal");
+    /** Listings that use JDK 25's preview APIs, compiled apart. */
+    private static final Path PREVIEW_LISTINGS = Path.of("src/test/java25-preview/com/example/threading/minimal");
     private static final Pattern BLOCK = Pattern.compile(
             "<!-- minimal:([a-z-]+) -->\n```java\n(.*?)```\n<!-- /minimal -->", Pattern.DOTALL);
 
@@ -39,7 +41,8 @@ class MinimalListingsTest {
                 Arguments.of("virtual-threads.md", "virtual-threads", "MinimalVirtualThreads"),
                 Arguments.of("admission.md", "admission", "MinimalAdmission"),
                 Arguments.of("errors.md", "errors", "MinimalJsonErrors"),
-                Arguments.of("context.md", "context", "MinimalContext"));
+                Arguments.of("context.md", "context", "MinimalContext"),
+                Arguments.of("newer-jdks.md", "newer-jdks", "MinimalStructuredFanout"));
     }
 
     @ParameterizedTest(name = "{0} quotes {2}")
@@ -53,10 +56,15 @@ class MinimalListingsTest {
         int openingLine = lineOf(text, block.start());
         assertThat(openingLine).as("line of <!-- minimal:%s --> in %s", name, page).isLessThanOrEqualTo(60);
         assertThat(block.group(2)).as("the block in %s is %s.java from its class comment", page, listing)
-                .isEqualTo(fromClassComment(Files.readString(LISTINGS.resolve(listing + ".java"))));
+                .isEqualTo(fromClassComment(Files.readString(listingFile(listing))));
         assertThat(block.group(2).lines().count()).as("lines quoted").isBetween(20L, 60L);
         assertThat(text).as("%s names the test that runs the listing", page).contains(listing + "Test");
         assertThat(block.find()).as("one minimal block in %s", page).isFalse();
+    }
+
+    private static Path listingFile(String listing) {
+        Path file = LISTINGS.resolve(listing + ".java");
+        return Files.exists(file) ? file : PREVIEW_LISTINGS.resolve(listing + ".java");
     }
 
     /** The file from the first line that starts with its class comment. */
