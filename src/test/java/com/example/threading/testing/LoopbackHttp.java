@@ -13,8 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -92,7 +95,7 @@ public final class LoopbackHttp implements AutoCloseable {
     /** Sends {@code count} GETs at once and waits for all the answers, in the order sent. */
     public List<Answer> getAll(String url, int count) {
         List<CompletableFuture<Answer>> answers = IntStream.range(0, count).mapToObj(i -> getAsync(url)).toList();
-        return answers.stream().map(LoopbackHttp::join).toList();
+        return answers.stream().map(answer -> join(answer, url)).toList();
     }
 
     /** {@code waves} rounds of {@code concurrency} GETs at once, each round sent when the previous one is answered; all answers. */
@@ -112,7 +115,7 @@ public final class LoopbackHttp implements AutoCloseable {
 
     /** Sends any request (see {@link #request}) and waits for the answer. */
     public Answer send(HttpRequest request) {
-        return join(sendAsync(request));
+        return join(sendAsync(request), request.method() + " " + request.uri());
     }
 
     /** Sends any request; the future completes with the answer, or exceptionally if the exchange failed (e.g. a reset). */
@@ -138,14 +141,23 @@ public final class LoopbackHttp implements AutoCloseable {
         callbacks.shutdownNow();
     }
 
-    private static Answer join(CompletableFuture<Answer> answer) {
+    /**
+     * The answer, waited for at most {@link #REQUEST_TIMEOUT} and half a minute: the JDK client's own timeout covers
+     * the wait for the headers, not always the body, and a test must fail, not hang, when an exchange never ends.
+     */
+    private static Answer join(CompletableFuture<Answer> answer, String what) {
         try {
-            return answer.join();
-        } catch (CompletionException e) {
+            return answer.get(REQUEST_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
             if (e.getCause() instanceof IOException io) {
                 throw new UncheckedIOException(io);
             }
-            throw e;
+            throw new CompletionException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(what + ": no complete answer within " + (REQUEST_TIMEOUT.toSeconds() + 30) + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(what + ": interrupted while waiting for the answer", e);
         }
     }
 
