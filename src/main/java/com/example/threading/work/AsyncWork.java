@@ -36,16 +36,25 @@ final class AsyncWork {
 
     private static final Logger LOG = LoggerFactory.getLogger(AsyncWork.class);
 
+    /** What a task does: the simulated wait, or the wait behind a {@link ScarceDownstream}'s connection. */
+    @FunctionalInterface
+    interface Wait {
+        /** Waits {@code ms} for {@code pattern}; {@link ScarceDownstream.Busy} when a bulkhead refused it. */
+        WorkResult waitFor(String pattern, long ms) throws Exception;
+    }
+
     private final String pattern;
     private final Executor executor;
+    private final Wait wait;
     private final long timeoutMs;
     private final long retryAfterSeconds;
     private final Meter rejected;
     private final Meter timeouts;
 
-    AsyncWork(String pattern, Executor executor, long timeoutMs, long retryAfterSeconds, Meter rejected, Meter timeouts) {
+    AsyncWork(String pattern, Executor executor, Wait wait, long timeoutMs, long retryAfterSeconds, Meter rejected, Meter timeouts) {
         this.pattern = pattern;
         this.executor = executor;
+        this.wait = wait;
         this.timeoutMs = timeoutMs;
         this.retryAfterSeconds = retryAfterSeconds;
         this.rejected = rejected;
@@ -54,7 +63,7 @@ final class AsyncWork {
 
     /** Hands a wait of {@code ms} to the executor; the request is answered by whichever of work, timeout or rejection comes first. */
     void start(AsyncResponse response, int ms) {
-        FutureTask<WorkResult> task = new FutureTask<>(() -> SimulatedWork.waitFor(pattern, ms)) {
+        FutureTask<WorkResult> task = new FutureTask<>(() -> wait.waitFor(pattern, ms)) {
             @Override
             protected void done() {
                 if (isCancelled()) {
@@ -63,7 +72,8 @@ final class AsyncWork {
                 try {
                     response.resume(get());
                 } catch (ExecutionException e) {
-                    response.resume(e.getCause());
+                    response.resume(e.getCause() instanceof ScarceDownstream.Busy busy
+                            ? serviceUnavailable(busy.getMessage()) : e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -99,11 +99,12 @@ public final class WorkBundle<C extends Configuration> implements ConfiguredBund
                 () -> LOG.warn("/work/virtual will answer 501: {}", VirtualThreads.missing().orElseThrow()));
 
         environment.jersey().register(new BlockingWorkResource());
-        environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork(configuration, "thread-per-request", threadPerRequestLimit, metrics)));
-        environment.jersey().register(new CachedPoolWorkResource(asyncWork(configuration, "cached", instrumented(cachedPool, "cached", metrics), metrics)));
-        environment.jersey().register(new BoundedPoolWorkResource(asyncWork(configuration, "bounded", boundedAdmission, metrics)));
-        environment.jersey().register(new VirtualThreadWorkResource(
-                virtualThreads.map(executor -> asyncWork(configuration, "virtual", instrumented(executor, "virtual", metrics), metrics))));
+        environment.jersey().register(new ThreadPerRequestWorkResource(asyncWork(configuration, "thread-per-request", threadPerRequestLimit, SimulatedWork::waitFor, metrics)));
+        environment.jersey().register(new CachedPoolWorkResource(asyncWork(configuration, "cached", instrumented(cachedPool, "cached", metrics), SimulatedWork::waitFor, metrics)));
+        environment.jersey().register(new BoundedPoolWorkResource(asyncWork(configuration, "bounded", boundedAdmission, SimulatedWork::waitFor, metrics)));
+        AsyncWork.Wait virtualWait = virtualWait(configuration.getVirtual(), metrics);
+        environment.jersey().register(new VirtualThreadWorkResource(virtualThreads.map(executor ->
+                asyncWork(configuration, "virtual", instrumented(executor, "virtual", metrics), virtualWait, metrics))));
 
         Map<String, Timer> responseTimers = new LinkedHashMap<>();
         PATTERNS.forEach(pattern -> responseTimers.put(pattern, metrics.timer(MetricRegistry.name("work", pattern, "response-time"))));
@@ -118,11 +119,29 @@ public final class WorkBundle<C extends Configuration> implements ConfiguredBund
      * The pattern's async work on {@code executor}, each task run in the context (request id, trace) of the request
      * that handed it over, the thread's own context restored after: {@code Context.taskWrapping} wraps it once, here.
      */
-    private static AsyncWork asyncWork(WorkConfiguration configuration, String pattern, Executor executor, MetricRegistry metrics) {
+    private static AsyncWork asyncWork(WorkConfiguration configuration, String pattern, Executor executor, AsyncWork.Wait wait,
+                                       MetricRegistry metrics) {
         Duration timeout = configuration.getAsyncTimeout();
-        return new AsyncWork(pattern, Context.taskWrapping(executor), timeout.toMilliseconds(), configuration.getRetryAfter().toSeconds(),
+        return new AsyncWork(pattern, Context.taskWrapping(executor), wait, timeout.toMilliseconds(), configuration.getRetryAfter().toSeconds(),
                 metrics.meter(MetricRegistry.name("work", pattern, "rejected")),
                 metrics.meter(MetricRegistry.name("work", pattern, "timeouts")));
+    }
+
+    /**
+     * {@code /work/virtual}'s wait: the simulated one alone, or, with {@code work.virtual.downstreamConnections}, the
+     * same wait holding one of that many connections of a {@link ScarceDownstream}, behind a bulkhead when
+     * {@code work.virtual.maxWait} is set.
+     */
+    private static AsyncWork.Wait virtualWait(WorkConfiguration.Virtual virtual, MetricRegistry metrics) {
+        if (virtual.getDownstreamConnections() == 0) {
+            return SimulatedWork::waitFor;
+        }
+        ScarceDownstream downstream = new ScarceDownstream(virtual.getDownstreamConnections(),
+                virtual.getMaxWait().map(Duration::toJavaDuration),
+                metrics.timer("work.virtual.downstream.wait"), metrics.meter("work.virtual.downstream.refused"));
+        metrics.register("work.virtual.downstream.in-use", (Gauge<Integer>) downstream::inUse);
+        metrics.register("work.virtual.downstream.waiting", (Gauge<Integer>) downstream::waiting);
+        return (pattern, ms) -> downstream.call(() -> SimulatedWork.waitFor(pattern, ms));
     }
 
     /** Submitted, running, completed, rejected, idle and duration (and queue gauges for a ThreadPoolExecutor). */

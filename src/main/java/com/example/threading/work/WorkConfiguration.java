@@ -7,6 +7,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,6 +46,11 @@ public final class WorkConfiguration {
     @NotNull
     @JsonProperty
     private Duration poolShutdownTimeout = Duration.seconds(5);
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private Virtual virtual = new Virtual();
 
     Duration getAsyncTimeout() {
         return asyncTimeout;
@@ -102,6 +108,36 @@ public final class WorkConfiguration {
 
         Duration getKeepAlive() {
             return keepAlive;
+        }
+    }
+
+    /** {@code /work/virtual}'s virtual threads. */
+    public Virtual getVirtual() {
+        return virtual;
+    }
+
+    /**
+     * {@code /work/virtual}'s scarce downstream: how many connections its waits share (0: none, each wait is the
+     * simulated sleep alone), and the bulkhead in front of them.
+     */
+    public static final class Virtual {
+        @Min(0)
+        @Max(100_000)
+        @JsonProperty
+        private int downstreamConnections = 0;
+
+        @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS)
+        @JsonProperty
+        private Duration maxWait;
+
+        /** Connections the waits share; 0 for none. */
+        public int getDownstreamConnections() {
+            return downstreamConnections;
+        }
+
+        /** Longest a wait waits for a connection before 503; empty: as long as it takes (no bulkhead). */
+        public Optional<Duration> getMaxWait() {
+            return Optional.ofNullable(maxWait);
         }
     }
 

@@ -24,7 +24,7 @@ class AsyncWorkTest {
     private final ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(1);
     private final Meter rejected = new Meter();
     private final Meter timeouts = new Meter();
-    private final AsyncWork work = new AsyncWork("cached", pool, TIMEOUT_MS, 2, rejected, timeouts);
+    private final AsyncWork work = new AsyncWork("cached", pool, SimulatedWork::waitFor, TIMEOUT_MS, 2, rejected, timeouts);
 
     @AfterEach
     void stopPool() {
@@ -67,7 +67,7 @@ class AsyncWorkTest {
         RecordingAsyncResponse response = new RecordingAsyncResponse();
         AsyncWork refusing = new AsyncWork("bounded", task -> {
             throw new RejectedExecutionException("full");
-        }, TIMEOUT_MS, 3, rejected, timeouts);
+        }, SimulatedWork::waitFor, TIMEOUT_MS, 3, rejected, timeouts);
 
         refusing.start(response, 5);
 
