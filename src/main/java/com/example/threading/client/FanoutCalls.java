@@ -18,6 +18,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -103,7 +104,22 @@ final class FanoutCalls {
         if (via == Via.STRUCTURED) {
             // A subtask's virtual thread inherits no ThreadLocal, so OpenTelemetry's Context is carried in by hand.
             Supplier<Throwable> call = Context.current().wrapSupplier(() -> blockingCall(target, run));
-            structured.fanout().orElseThrow().start(run.n(), width, deadline, call, run::complete, run::isAnswered, givePlacesBack);
+            // The places come back once: when the last call has its outcome, before that outcome sends the answer (so
+            // the client's next fan-out finds them free), or when the scope closes, whichever is first (a timeout).
+            AtomicBoolean given = new AtomicBoolean();
+            Runnable placesBack = () -> {
+                if (given.compareAndSet(false, true)) {
+                    givePlacesBack.run();
+                }
+            };
+            AtomicInteger outcomes = new AtomicInteger();
+            Consumer<Throwable> outcome = error -> {
+                if (outcomes.incrementAndGet() == run.n()) {
+                    placesBack.run();
+                }
+                run.complete(error);
+            };
+            structured.fanout().orElseThrow().start(run.n(), width, deadline, call, outcome, run::isAnswered, placesBack);
             return;
         }
         CallWindow.Call call = via == Via.MANAGED ? ended -> managed(target, run, ended) : ended -> callback(target, run, ended);

@@ -14,13 +14,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code /fanout?via=structured} on the service: on JDK 25 (the suite's JVM enables preview features there) every call
- * is a subtask on a virtual thread of its own and the scope's places are free again once it answers; below JDK 25 a
- * 501 says what it needs.
+ * is a subtask on a virtual thread of its own, and the places are free again by the time it answers (a next fan-out of
+ * every place, sent at once, is admitted); below JDK 25 a 501 says what it needs.
  */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class StructuredFanoutTest {
@@ -64,6 +65,17 @@ class StructuredFanoutTest {
         assertThat(answer.get("distinctThreads").asInt()).as("one thread per call, never reused").isEqualTo(20);
         assertThat(answer.get("executor").asText()).contains("StructuredTaskScope");
         Await.until(() -> inFlight(APP) == 0, Duration.ofSeconds(10), "the scope's places given back");
+    }
+
+    @Test
+    void aFanoutRightAfterAnotherThatTookEveryPlaceFindsThemFree() {
+        Assumptions.assumeTrue(structuredRuns(), "via=structured runs on JDK 25 only");
+        for (int round = 0; round < 5; round++) {
+            LoopbackHttp.Answer response = HTTP.get(LoopbackHttp.url(APP.getLocalPort(), "/fanout?n=128&ms=0&via=structured"));
+
+            assertThat(response.status()).as("round %d: %s", round, response.body()).isEqualTo(200);
+            assertThat(response.json().get("succeeded").asInt()).isEqualTo(128);
+        }
     }
 
     @Test
