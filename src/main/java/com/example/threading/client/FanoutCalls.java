@@ -96,16 +96,38 @@ final class FanoutCalls {
             return;
         }
         int width = width(via, run.n());
-        Runnable givePlacesBack = () -> managedPlaces.give(width);
+        Release release = Release.of(run, () -> managedPlaces.give(width));
         if (via == Via.RXJAVA) {
-            rxjava(target, run, width, givePlacesBack);
+            rxjava(target, run, width, release);
             return;
         }
         if (via == Via.STRUCTURED) {
             // A subtask's virtual thread inherits no ThreadLocal, so OpenTelemetry's Context is carried in by hand.
             Supplier<Throwable> call = Context.current().wrapSupplier(() -> blockingCall(target, run));
-            // The places come back once: when the last call has its outcome, before that outcome sends the answer (so
-            // the client's next fan-out finds them free), or when the scope closes, whichever is first (a timeout).
+            structured.fanout().orElseThrow().start(run.n(), width, deadline, call, release.outcome(), run::isAnswered,
+                    release.placesBack());
+            return;
+        }
+        Consumer<Throwable> outcome = release.outcome();
+        CallWindow.Call call = via == Via.MANAGED ? ended -> managed(target, run, outcome, ended)
+                : ended -> callback(target, run, outcome, ended);
+        CallWindow window = new CallWindow(run.n(), width, call, release.placesBack());
+        run.onTimeoutCancel(window::stop);
+        window.open();
+    }
+
+    /**
+     * A fan-out's places, given back once: when its last call has its outcome, before that outcome sends the answer
+     * (so that the client's next fan-out, sent as the answer arrives, finds them free), or when its calls have all
+     * ended after a timeout, whichever comes first. Without it the last outcome answered, and the places came back
+     * only after, on the same thread or another: a fan-out sent at once could be refused with 503.
+     *
+     * @param outcome    what each call reports instead of {@code FanoutRun.complete}
+     * @param placesBack what the way runs once its calls have all ended
+     */
+    private record Release(Consumer<Throwable> outcome, Runnable placesBack) {
+
+        static Release of(FanoutRun run, Runnable givePlacesBack) {
             AtomicBoolean given = new AtomicBoolean();
             Runnable placesBack = () -> {
                 if (given.compareAndSet(false, true)) {
@@ -113,19 +135,13 @@ final class FanoutCalls {
                 }
             };
             AtomicInteger outcomes = new AtomicInteger();
-            Consumer<Throwable> outcome = error -> {
+            return new Release(error -> {
                 if (outcomes.incrementAndGet() == run.n()) {
                     placesBack.run();
                 }
                 run.complete(error);
-            };
-            structured.fanout().orElseThrow().start(run.n(), width, deadline, call, outcome, run::isAnswered, placesBack);
-            return;
+            }, placesBack);
         }
-        CallWindow.Call call = via == Via.MANAGED ? ended -> managed(target, run, ended) : ended -> callback(target, run, ended);
-        CallWindow window = new CallWindow(run.n(), width, call, givePlacesBack);
-        run.onTimeoutCancel(window::stop);
-        window.open();
     }
 
     /** What runs the calls of {@code via} in this JVM, for the answer. */
@@ -156,8 +172,8 @@ final class FanoutCalls {
      * JAX-RS {@code rx()}: Jersey runs the call on the managed pool and completes the stage there; the outcome is
      * recorded on that thread ({@code whenComplete}, no second task).
      */
-    private static void managed(WebTarget target, FanoutRun run, Runnable ended) {
-        Consumer<Throwable> outcome = onceThen(run, ended);
+    private static void managed(WebTarget target, FanoutRun run, Consumer<Throwable> complete, Runnable ended) {
+        Consumer<Throwable> outcome = onceThen(complete, ended);
         try {
             request(target, run).rx().get(String.class).whenComplete((body, error) -> outcome.accept(error));
         } catch (RuntimeException refused) { // the pool refused the call: no stage will complete
@@ -166,8 +182,8 @@ final class FanoutCalls {
     }
 
     /** {@code async()} with a callback: Jersey runs the call and the callback on the managed pool. */
-    private static void callback(WebTarget target, FanoutRun run, Runnable ended) {
-        Consumer<Throwable> outcome = onceThen(run, ended);
+    private static void callback(WebTarget target, FanoutRun run, Consumer<Throwable> complete, Runnable ended) {
+        Consumer<Throwable> outcome = onceThen(complete, ended);
         try {
             request(target, run).async().get(new InvocationCallback<String>() {
                 @Override
@@ -191,15 +207,15 @@ final class FanoutCalls {
      * refuses is handed to RxJava's global error handler there and the call never ends; here it is the call's error.
      * (Jersey's own {@code RxFlowableInvoker} is worse: {@code subscribeOn} and {@code observeOn} the pool, two
      * tasks per call, and the same drop.) New calls stop at the fan-out timeout ({@code takeWhile}); the places are
-     * given back when the last running call has ended.
+     * given back with the last outcome, or after a timeout when the last running call has ended ({@link Release}).
      */
-    private void rxjava(WebTarget target, FanoutRun run, int width, Runnable givePlacesBack) {
+    private void rxjava(WebTarget target, FanoutRun run, int width, Release release) {
         Disposable unused = Flowable.range(0, run.n()) // ends by itself (takeWhile); nothing disposes it
                 .takeWhile(i -> !run.isAnswered())
                 .flatMapSingle(i -> rxCall(target, run), false, width)
-                .doFinally(givePlacesBack::run)
-                .subscribe(outcome -> run.complete(outcome.orElse(null)),
-                        run::complete); // not reached: every call's error is an outcome
+                .doFinally(release.placesBack()::run)
+                .subscribe(outcome -> release.outcome().accept(outcome.orElse(null)),
+                        release.outcome()::accept); // not reached: every call's error is an outcome
     }
 
     /** One blocking call on the calling thread: {@code null} for a 2xx, else its error. */
@@ -261,12 +277,12 @@ final class FanoutCalls {
         return target.request(MediaType.APPLICATION_JSON_TYPE).property(ThreadRecordingFilter.RUN_PROPERTY, run);
     }
 
-    /** Reports a call's first outcome to the run and ends it in its window; any later report of the same call is ignored. */
-    private static Consumer<Throwable> onceThen(FanoutRun run, Runnable ended) {
+    /** Reports a call's first outcome ({@code complete}) and ends it in its window; any later report of the same call is ignored. */
+    private static Consumer<Throwable> onceThen(Consumer<Throwable> complete, Runnable ended) {
         AtomicBoolean reported = new AtomicBoolean();
         return error -> {
             if (reported.compareAndSet(false, true)) {
-                run.complete(error);
+                complete.accept(error);
                 ended.run();
             }
         };
