@@ -71,7 +71,9 @@ public final class ThreadsBundle<C extends Configuration> implements ConfiguredB
 
                         @Override
                         public void stop() throws Exception {
-                            stream.close();
+                            if (stream != null) { // null when start() failed
+                                stream.close();
+                            }
                         }
                     }));
         }
