@@ -32,14 +32,8 @@ class ScarceDownstreamTest {
     @Test
     void withoutABulkheadASecondTaskWaitsForTheConnection() throws Exception {
         ScarceDownstream downstream = downstream(Optional.empty());
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Future<String> first = threads.submit(() -> downstream.call(() -> {
-            holding.countDown();
-            release.await();
-            return "first";
-        }));
-        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<String> first = holdTheConnection(downstream, release);
         Future<String> second = threads.submit(() -> downstream.call(() -> "second"));
 
         Await.until(() -> downstream.waiting() == 1, Duration.ofSeconds(10), "the second task waiting");
@@ -56,14 +50,8 @@ class ScarceDownstreamTest {
     @Test
     void withABulkheadASecondTaskIsRefusedAfterMaxWait() throws Exception {
         ScarceDownstream downstream = downstream(Optional.of(Duration.ofMillis(50)));
-        CountDownLatch holding = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Future<String> first = threads.submit(() -> downstream.call(() -> {
-            holding.countDown();
-            release.await();
-            return "first";
-        }));
-        assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+        Future<String> first = holdTheConnection(downstream, release);
 
         assertThatThrownBy(() -> downstream.call(() -> "second")).isInstanceOf(ScarceDownstream.Busy.class)
                 .hasMessageContaining("all 1 downstream connections busy for 50 ms");
@@ -84,6 +72,18 @@ class ScarceDownstreamTest {
         })).isInstanceOf(IllegalStateException.class);
 
         assertThat(downstream.inUse()).isZero();
+    }
+
+    /** A task on another thread that holds the only connection until {@code release}, once it holds it; answers "first". */
+    private Future<String> holdTheConnection(ScarceDownstream downstream, CountDownLatch release) throws InterruptedException {
+        CountDownLatch holding = new CountDownLatch(1);
+        Future<String> first = threads.submit(() -> downstream.call(() -> {
+            holding.countDown();
+            release.await();
+            return "first";
+        }));
+        assertThat(holding.await(10, TimeUnit.SECONDS)).as("the first task holds the connection").isTrue();
+        return first;
     }
 
     private ScarceDownstream downstream(Optional<Duration> maxWait) {
