@@ -42,7 +42,8 @@ class MinimalListingsTest {
                 Arguments.of("admission.md", "admission", "MinimalAdmission"),
                 Arguments.of("errors.md", "errors", "MinimalJsonErrors"),
                 Arguments.of("context.md", "context", "MinimalContext"),
-                Arguments.of("newer-jdks.md", "newer-jdks", "MinimalStructuredFanout"));
+                Arguments.of("newer-jdks.md", "newer-jdks", "MinimalStructuredFanout"),
+                Arguments.of("scoped-values.md", "scoped-values", "MinimalScopedContext"));
     }
 
     @ParameterizedTest(name = "{0} quotes {2}")

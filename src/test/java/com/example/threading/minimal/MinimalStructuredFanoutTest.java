@@ -7,7 +7,6 @@ import com.example.threading.testing.LiftOut;
 import com.example.threading.testing.LoopbackHttp;
 import com.example.threading.testing.LoopbackHttp.Answer;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.dropwizard.core.Application;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.testing.ConfigOverride;
 import io.dropwizard.testing.DropwizardTestSupport;
@@ -15,7 +14,6 @@ import io.dropwizard.testing.ResourceHelpers;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,31 +33,19 @@ class MinimalStructuredFanoutTest {
     private static LoopbackHttp http;
 
     @BeforeAll
-    @SuppressWarnings("unchecked") // the listing's application, loaded by name: it needs JDK 25 with preview features
     static void start() throws Exception {
-        Assumptions.assumeTrue(Runtime.version().feature() == 25,
-                "MinimalStructuredFanout needs JDK 25 with --enable-preview; CI's Temurin 25 pass runs it");
+        PreviewApps.assumeJdk25("MinimalStructuredFanout");
         downstream = new DropwizardTestSupport<>(MinimalFanoutTest.Downstream.class, ResourceHelpers.resourceFilePath(LiftOut.CONFIG));
         downstream.before();
-        Class<? extends Application<Configuration>> appClass = (Class<? extends Application<Configuration>>) Class.forName(APP_CLASS);
-        app = new DropwizardTestSupport<>(appClass, ResourceHelpers.resourceFilePath(LiftOut.CONFIG), "minimal-structured.",
+        app = PreviewApps.start(APP_CLASS, "minimal-structured.",
                 ConfigOverride.config("minimal-structured.", "downstream", LoopbackHttp.url(downstream.getLocalPort(), "/wait")),
                 ConfigOverride.config("minimal-structured.", "client.timeout", "5s"));
-        app.before();
         http = new LoopbackHttp();
     }
 
     @AfterAll
     static void stop() {
-        if (http != null) {
-            http.close();
-        }
-        if (app != null) {
-            app.after();
-        }
-        if (downstream != null) {
-            downstream.after();
-        }
+        PreviewApps.stop(http, app, downstream);
     }
 
     @Test
