@@ -249,16 +249,22 @@ final class FanoutCalls {
 
     /**
      * The pitfall, as it is usually written: a blocking call handed to {@code supplyAsync} without an executor. Here
-     * it is handed to the same default executor through {@link CommonCallLimit#executor()}, which only counts the
+     * it is handed to the same default executor through {@link CommonCallLimit.Place#executor()}, which only counts the
      * calls in flight (the resource has admitted all {@code n} of them).
      */
     private void common(WebTarget target, FanoutRun run) {
         List<CompletableFuture<String>> calls = new ArrayList<>(run.n());
-        Executor asyncDefault = commonLimit.executor();
         for (int i = 0; i < run.n(); i++) {
             CompletableFuture<String> call;
+            CommonCallLimit.Place place = commonLimit.place();
             try {
-                call = CompletableFuture.supplyAsync(() -> request(target, run).get(String.class), asyncDefault);
+                call = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return request(target, run).get(String.class);
+                    } finally {
+                        place.giveBack(); // before the future completes and reports the outcome
+                    }
+                }, place.executor());
             } catch (RejectedExecutionException e) {
                 run.complete(e); // its place was given back
                 continue;

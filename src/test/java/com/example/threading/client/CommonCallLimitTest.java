@@ -29,7 +29,7 @@ class CommonCallLimitTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            }, limit.executor());
+            }, limit.place().executor());
         }
         assertThat(limit.inFlight()).isEqualTo(3);
         release.countDown();
@@ -43,9 +43,28 @@ class CommonCallLimitTest {
     void aCancelledTaskGivesItsPlaceBackWhenTheExecutorSkipsIt() throws Exception {
         CommonCallLimit limit = new CommonCallLimit(1);
         assertThat(limit.tryAdmit(1)).isTrue();
-        CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> "x", limit.executor());
+        CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> "x", limit.place().executor());
         call.cancel(false);
 
         Await.until(() -> limit.inFlight() == 0, Duration.ofSeconds(10), "the place given back");
+    }
+
+    @Test
+    void aCallThatGivesItsPlaceBackFreesItBeforeItsOutcomeIsReportedAndOnlyOnce() throws Exception {
+        CommonCallLimit limit = new CommonCallLimit(2);
+        assertThat(limit.tryAdmit(2)).isTrue();
+        CommonCallLimit.Place place = limit.place();
+
+        int inFlightAtTheOutcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                return "x";
+            } finally {
+                place.giveBack();
+            }
+        }, place.executor()).thenApply(body -> limit.inFlight()).get(30, TimeUnit.SECONDS);
+        place.giveBack();
+
+        assertThat(inFlightAtTheOutcome).as("the place was back before the outcome").isEqualTo(1);
+        assertThat(limit.inFlight()).as("given back once").isEqualTo(1);
     }
 }
