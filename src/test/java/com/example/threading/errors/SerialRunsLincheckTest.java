@@ -3,10 +3,9 @@ package com.example.threading.errors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
+import com.example.threading.testing.Interleavings;
+import java.util.Collections;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.jetbrains.lincheck.Lincheck;
 import org.jetbrains.lincheck.LincheckAssertionError;
@@ -50,29 +49,10 @@ class SerialRunsLincheckTest {
             lastSeenAtStart[0] = calls.get();
             inside[0]--;
         };
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            threads.add(new Thread(() -> {
-                try {
-                    calls.incrementAndGet();
-                    runner.run(body);
-                } catch (Throwable thrown) {
-                    failure.compareAndSet(null, thrown);
-                }
-            }));
-        }
-        threads.forEach(Thread::start);
-        for (Thread thread : threads) {
-            try {
-                thread.join();
-            } catch (InterruptedException interrupted) {
-                throw new AssertionError(interrupted);
-            }
-        }
-        if (failure.get() != null) {
-            throw new AssertionError("a run failed", failure.get());
-        }
+        Interleavings.onThreads(Collections.nCopies(THREADS, () -> {
+            calls.incrementAndGet();
+            runner.run(body);
+        }));
         if (lastSeenAtStart[0] != THREADS) {
             throw new AssertionError("a call was lost: the last run started after " + lastSeenAtStart[0] + " of "
                     + THREADS + " calls");

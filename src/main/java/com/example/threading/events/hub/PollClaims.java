@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: any thread may call any method. A claim is one compare-and-set on the poll
  * ({@link ParkedPoll#claim}) and never takes a lock; the hub takes an expired or failed poll out of its topics' parked
- * polls under its own lock ({@code leaveTopics}).
+ * polls under its own lock ({@code leaveTopics}). {@code PollClaimsLincheckTest} checks it over the interleavings of
+ * the parking, a batch, the deadline and a failure; {@code ParkedPollTest} on real threads.
  */
 final class PollClaims implements ParkedPoll.ParkingLot {
 

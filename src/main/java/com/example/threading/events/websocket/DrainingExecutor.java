@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: any thread may call {@link #execute}. A task is added to the queue before the count of drainers
  * is read, and a drainer that finds the queue empty gives up its count before it looks at the queue once more, so a
  * task is never left without a drainer. Each task runs once, on a drainer; the queue's hand-over is a happens-before
- * edge from {@code execute} to the task.
+ * edge from {@code execute} to the task. {@code DrainingExecutorLincheckTest} checks it over the interleavings of three
+ * callers; {@code DrainingExecutorTest} on real threads.
  */
 final class DrainingExecutor implements Executor {
 
