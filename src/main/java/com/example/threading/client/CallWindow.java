@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       thread while it does happens-before that starter's next look under the monitor, so no free slot is lost;
  *       {@code drained} runs exactly once, claimed by setting {@code finished}.</li>
  * </ul>
+ * {@code CallWindowLincheckTest} checks it over the interleavings of three calls whose ends are reported twice at once,
+ * with and without a stop; {@code CallWindowTest} on real threads.
  */
 final class CallWindow {
 
