@@ -112,16 +112,7 @@ class CallWindowLincheckTest {
             drainedTimes.incrementAndGet();
         });
         Interleavings.onThreads(stopping ? List.of(window::open, window::stop) : List.of(window::open));
-        for (int joined = 0; ; joined++) {
-            Thread next;
-            synchronized (enders) {
-                if (joined == enders.size()) {
-                    break;
-                }
-                next = enders.get(joined);
-            }
-            Interleavings.join(next);
-        }
+        Interleavings.joinAll(enders);
         if (broken.get() != null) {
             throw new AssertionError(broken.get());
         }

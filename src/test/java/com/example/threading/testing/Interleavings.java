@@ -34,4 +34,21 @@ public final class Interleavings {
             throw new AssertionError(interrupted);
         }
     }
+
+    /**
+     * Joins every thread in {@code threads}, and those added to it meanwhile (threads that start threads), until none
+     * is left; the list is guarded by its own monitor, as its writers add under it.
+     */
+    public static void joinAll(List<Thread> threads) {
+        for (int joined = 0; ; joined++) {
+            Thread next;
+            synchronized (threads) {
+                if (joined == threads.size()) {
+                    return;
+                }
+                next = threads.get(joined);
+            }
+            join(next);
+        }
+    }
 }

@@ -100,26 +100,12 @@ class DrainingExecutorLincheckTest {
             ran.incrementAndGet();
             running.decrementAndGet();
         });
-        joinAll(workers);
+        Interleavings.joinAll(workers);
         if (overlap.get() != null) {
             throw new AssertionError(overlap.get());
         }
         if (ran.get() != callers) {
             throw new AssertionError(ran.get() + " tasks ran of " + callers + " handed over (one left without a drainer, or run twice)");
-        }
-    }
-
-    /** Joins the workers, and those they started before ending, until none is left. */
-    private static void joinAll(List<Thread> workers) {
-        for (int joined = 0; ; joined++) {
-            Thread next;
-            synchronized (workers) {
-                if (joined == workers.size()) {
-                    return;
-                }
-                next = workers.get(joined);
-            }
-            Interleavings.join(next);
         }
     }
 
