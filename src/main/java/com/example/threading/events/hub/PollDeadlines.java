@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  *       can be handed to {@code expire} twice, and {@code expire} must be idempotent (the hub's claim on a poll makes
  *       it so); a poll removed before its slot was taken is never handed over.</li>
  * </ul>
+ * {@code PollDeadlinesTest} checks it on real threads, {@code PollDeadlinesLincheckTest} over the interleavings of two
+ * adds and a remove racing with the sweep.
  */
 final class PollDeadlines {
 

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jetbrains.lincheck.Lincheck;
@@ -120,31 +119,6 @@ class PollClaimsLincheckTest {
         int expectedLeft = wasParked[0] && !batchWon[0] ? 1 : 0;
         if (left.get() != expectedLeft) {
             throw new AssertionError("taken out of its topics " + left.get() + " times, expected " + expectedLeft);
-        }
-    }
-
-    /** A transport that counts the hub's own answers: a timeout's "nothing new" and a failure's completion. */
-    private static final class CountingDelivery implements Delivery {
-        final AtomicInteger expired = new AtomicInteger();
-        final AtomicInteger abandoned = new AtomicInteger();
-
-        @Override
-        public void attach(ParkedPoll poll) {
-        }
-
-        @Override
-        public void offer(Answer answer, BooleanSupplier claim) {
-            throw new AssertionError("no answer is offered in this scenario");
-        }
-
-        @Override
-        public void expire() {
-            expired.incrementAndGet();
-        }
-
-        @Override
-        public void abandon() {
-            abandoned.incrementAndGet();
         }
     }
 }
