@@ -14,7 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link IllegalStateException} otherwise. The check is one comparison of the lock's owner with the calling
  * thread, and it turns a forgotten lock (a poll reading a ring half-way through an append) from a rare wrong
  * answer into an immediate failure. Under that lock, an append happens-before every later read. (A check at run
- * time, not Error Prone's {@code @GuardedBy}: the lock is the hub's, taken in another class.)
+ * time, not Error Prone's {@code @GuardedBy}: the lock is the hub's, taken in another class.) {@code EventHistoryTest}
+ * checks the check; {@code EventHistoryLincheckTest} checks the reads over the interleavings of appends, a start-over
+ * and reads, each under the lock.
  */
 public final class EventHistory {
 
