@@ -1,6 +1,5 @@
 package com.example.threading.events.access.jwt;
 
-import com.example.threading.testing.MachineFacts;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSSigner;
 import com.nimbusds.jose.crypto.ECDSASigner;
@@ -18,6 +17,7 @@ import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jose.jwk.source.ImmutableSecret;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.proc.SecurityContext;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 
@@ -43,14 +43,19 @@ public final class TokenCostFigures {
         RSAKey rsa = new RSAKeyGenerator(2048).generate();
         ECKey ec = new ECKeyGenerator(Curve.P_256).generate();
         System.out.printf("java %s, %d CPUs, load average %s%n", System.getProperty("java.version"),
-                Runtime.getRuntime().availableProcessors(), MachineFacts.loadAverage());
+                Runtime.getRuntime().availableProcessors(), loadAverage());
         for (int round = 1; round <= 2; round++) {
             System.out.printf("round %d: HS256 %.1f us, RS256 %.1f us, ES256 %.1f us per token%n", round,
                     micros(JWSAlgorithm.HS256, new ImmutableSecret<>(hmac.toByteArray()), new MACSigner(hmac)),
                     micros(JWSAlgorithm.RS256, new ImmutableJWKSet<>(new JWKSet(rsa.toPublicJWK())), new RSASSASigner(rsa)),
                     micros(JWSAlgorithm.ES256, new ImmutableJWKSet<>(new JWKSet(ec.toPublicJWK())), new ECDSASigner(ec)));
         }
-        System.out.printf("load average at the end %s%n", MachineFacts.loadAverage());
+        System.out.printf("load average at the end %s%n", loadAverage());
+    }
+
+    /** The system's load average over the last minute, as the JDK reads it. */
+    private static String loadAverage() {
+        return String.format("%.2f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     private static double micros(JWSAlgorithm algorithm, JWKSource<SecurityContext> keys, JWSSigner signer) {

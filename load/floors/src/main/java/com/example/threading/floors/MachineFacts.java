@@ -1,4 +1,4 @@
-package com.example.threading.testing;
+package com.example.threading.floors;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

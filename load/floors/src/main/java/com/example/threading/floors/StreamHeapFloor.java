@@ -1,8 +1,7 @@
-package com.example.threading.events.sse;
+package com.example.threading.floors;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import com.example.threading.testing.MachineFacts;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * the streams over h2c (100 per connection, as a browser tab's streams share one) and holds them; the heap is read after
  * forced full GCs with none open and with all open. Prints the JDK, the CPU and the load average.
  * <pre>{@code
- * mvn -B -q package -DskipTests && mvn -B -q test-compile
- * java -cp target/test-classes:target/threading-reference.jar com.example.threading.events.StreamHeapFloor [streams]
+ * mvn -B -q package -DskipTests && mvn -B -q -f load/floors/pom.xml package
+ * java -cp load/floors/target/threading-floors.jar:target/threading-reference.jar com.example.threading.floors.StreamHeapFloor [streams]
  * }</pre>
  */
 public final class StreamHeapFloor {

@@ -1,4 +1,4 @@
-package com.example.threading.events.longpoll;
+package com.example.threading.floors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
  * {@code EVENTS_MAX_TIMEOUT=300s} and {@code EVENTS_TICK_PERIOD=0} (then every batch is one of the rounds), and
  * with {@code -Ddw.server.applicationConnectors[0].type=h2c} for {@code h2c}. See docs/longpoll.md, "Measured figures".
  * <pre>
- * java -cp target/test-classes:target/threading-reference.jar com.example.threading.events.LongPollFigures \
+ * java -cp load/floors/target/threading-floors.jar:target/threading-reference.jar com.example.threading.floors.LongPollFigures \
  *     http://127.0.0.1:18080 http://127.0.0.1:18081 20000 h2c 25 3
  * </pre>
  * Arguments: application URL, admin URL, parked polls, {@code http1} (one connection per poll) or {@code h2c}

@@ -1,10 +1,7 @@
-package com.example.threading.work;
+package com.example.threading.floors;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import com.example.threading.testing.BareJetty;
-import com.example.threading.testing.H2loadCpu;
-import com.example.threading.testing.MachineFacts;
 import io.dropwizard.jackson.Jackson;
 import io.dropwizard.jersey.jackson.JacksonFeature;
 import io.dropwizard.metrics.servlets.PingServlet;
@@ -32,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@code cost} scenario does (HTTP/1.1, 16 connections, two warm-ups, then a measured stretch), and the CPU is this
  * process's {@code utime + stime}. Prints the JDK, the CPU and the load average.
  * <pre>{@code
- * mvn -B -q package -DskipTests && mvn -B -q test-compile
- * java -cp target/test-classes:target/threading-reference.jar com.example.threading.work.JerseyFloor
+ * mvn -B -q package -DskipTests && mvn -B -q -f load/floors/pom.xml package
+ * java -cp load/floors/target/threading-floors.jar:target/threading-reference.jar com.example.threading.floors.JerseyFloor
  * }</pre>
  */
 public final class JerseyFloor {

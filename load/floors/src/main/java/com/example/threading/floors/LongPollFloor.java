@@ -1,10 +1,7 @@
-package com.example.threading.events.longpoll;
+package com.example.threading.floors;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import com.example.threading.testing.BareJetty;
-import com.example.threading.testing.H2loadCpu;
-import com.example.threading.testing.MachineFacts;
 import io.dropwizard.metrics.servlets.PingServlet;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
@@ -50,8 +47,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Prints the JDK, the CPU and the load average.
  * <pre>{@code
- * mvn -B -q package -DskipTests && mvn -B -q test-compile
- * java -cp target/test-classes:target/threading-reference.jar com.example.threading.events.LongPollFloor
+ * mvn -B -q package -DskipTests && mvn -B -q -f load/floors/pom.xml package
+ * java -cp load/floors/target/threading-floors.jar:target/threading-reference.jar com.example.threading.floors.LongPollFloor
  * }</pre>
  */
 public final class LongPollFloor {

@@ -1,4 +1,4 @@
-package com.example.threading.testing;
+package com.example.threading.floors;
 
 import java.util.List;
 import java.util.concurrent.Executor;
