@@ -165,6 +165,14 @@ class EventHistoryTest {
         assertThatThrownBy(history::lastId).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> history.hasNewsFor(0)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> history.after(0)).isInstanceOf(IllegalStateException.class);
+        TopicCursor cursor = new TopicCursor("room", 0L);
+        assertThatThrownBy(() -> history.read(cursor)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> history.sameEpoch(cursor)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(history::epoch).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> history.startedOverSince("e1")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(history::epochChanged).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(history::startedOver).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> history.covers(0)).isInstanceOf(IllegalStateException.class);
 
         // Held by another thread is not held by the caller either.
         guard.lock();

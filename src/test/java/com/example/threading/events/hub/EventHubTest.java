@@ -11,6 +11,7 @@ import io.dropwizard.jackson.Jackson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -203,6 +204,28 @@ class EventHubTest {
         assertThat(hub.parkedCount()).isZero();
         assertThat(metrics.disconnects.getCount()).isEqualTo(1);
         assertThat(metrics.batchSize.getSnapshot().getMax()).as("the event found no poll left").isZero();
+    }
+
+    @Test
+    void everyLockedSectionGivesTheLockBackForAnotherThread() throws Exception {
+        EventHub hub = hub(1_000);
+        publish(hub);
+        publish(hub);
+        // ReentrantLock is reentrant: a section that forgot to unlock shows only on another thread, which then waits.
+        assertThat(hub.lastId(TopicNames.DEFAULT)).isEqualTo(2);
+        assertThat(onAnotherThread(() -> hub.lastId(TopicNames.DEFAULT))).as("after lastId").isEqualTo(2);
+        assertThat(hub.lastId("never-published")).isZero();
+        assertThat(hub.admitTopics(List.of("room-1"))).isTrue();
+        assertThat(onAnotherThread(() -> hub.lastId("room-1"))).as("after admitTopics").isZero();
+        assertThat(hub.evictIdleTopics(Long.MAX_VALUE)).as("none idle that long").isZero();
+        assertThat(onAnotherThread(() -> hub.lastId(TopicNames.DEFAULT))).as("after evictIdleTopics").isEqualTo(2);
+        assertThat(hub.closeAndTakeParked()).isEmpty();
+        assertThat(onAnotherThread(() -> hub.lastId(TopicNames.DEFAULT))).as("after closeAndTakeParked").isEqualTo(2);
+    }
+
+    /** {@code read} on one of the test's other threads, within 10 s (it waits for ever on a lock still held). */
+    private long onAnotherThread(Callable<Long> read) throws Exception {
+        return jettyThreads.submit(read).get(10, TimeUnit.SECONDS);
     }
 
     private EventHub hub(int maxParked) {
