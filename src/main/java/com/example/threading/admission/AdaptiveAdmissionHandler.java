@@ -30,6 +30,8 @@ import org.eclipse.jetty.util.Callback;
  *   <li>Gauges, on admin threads: {@link #activeCount} and {@link #currentLimit} read the limiter's current values,
  *       each up to date, not one snapshot of both.</li>
  * </ul>
+ * {@code AdaptiveAdmissionTest} checks it on the real server: a burst three times the floor, the floor's worth
+ * admitted, the rest refused at once, and every place given back.
  */
 final class AdaptiveAdmissionHandler extends ConditionalHandler.Abstract {
 

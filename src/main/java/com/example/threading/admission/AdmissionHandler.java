@@ -29,6 +29,8 @@ import org.eclipse.jetty.util.Callback;
  *       once per increment.</li>
  *   <li>Gauges, on admin threads: {@link #activeCount} reads the counter.</li>
  * </ul>
+ * {@code AdmissionControlTest} checks it on the real server: a burst of a hundred requests, each admitted or refused
+ * and counted once, and every place free again after.
  */
 final class AdmissionHandler extends QoSHandler {
 

@@ -15,6 +15,8 @@ import java.util.concurrent.Semaphore;
  * <p>Thread-safety: every method may be called from any thread, any number at once. The places are a {@link Semaphore}:
  * {@link #tryTake} takes all it asks for or nothing, atomically, and never waits; a {@link #give} happens-before the
  * {@link #tryTake} that reuses its places. {@link #inUse} is a snapshot, stale as soon as it returns.
+ * {@code FanoutConcurrencyTest} checks it through the service: twelve fan-outs at once, each admitted whole or refused
+ * whole, and no place left taken.
  */
 final class CallPlaces {
 

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * worker, before anything is submitted, and given back exactly once per admitted call ({@link Place}): by the call
  * when it ends, before its outcome is reported; by the wrapper task when it ends on the default executor's thread
  * without having run the call (the fan-out cancelled it); or at once, on the submitting thread, if that executor
- * refuses the task. {@link CallPlaces} orders each give before the take that
- * reuses it.
+ * refuses the task. {@link CallPlaces} orders each give before the take that reuses it. {@code CommonCallLimitTest}
+ * checks it on the JDK's default executor: calls that end, a task cancelled before it runs, and a place given back
+ * before the outcome, once.
  */
 final class CommonCallLimit {
 

@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: both filters run on the thread that sends the call and the thread that reads its answer; the
  * span travels between them as a property of the call's request. The tracer is looked up once, on the first call
- * (after the application's start has decided where spans go).
+ * (after the application's start has decided where spans go). {@code RequestContextTest} checks it through the service:
+ * each call of a fan-out, on the client's threads, ends its own client span in the request's trace.
  */
 final class DownstreamContext implements ClientRequestFilter, ClientResponseFilter {
 

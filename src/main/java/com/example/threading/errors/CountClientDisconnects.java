@@ -20,7 +20,8 @@ import org.eclipse.jetty.util.Callback;
  * <p>Thread-safety: {@code handle} runs on Jetty's threads, any number at once, and only wraps the request's stream.
  * One request's wrapper is called by the threads that write its answer and complete its stream, one after the other or,
  * when a failure races a write, at once: it counts through a compare-and-set on its own flag, so a request counts once
- * whichever path sees the client go. The meter is thread-safe.
+ * whichever path sees the client go. The meter is thread-safe. {@code ClientDisconnectsTest} checks it on the real
+ * server: clients that reset or drop mid-answer, over HTTP/1.1 and HTTP/2, each counted once.
  */
 final class CountClientDisconnects extends Handler.Wrapper {
 

@@ -14,7 +14,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Thread-safety: any thread may call {@link #current}; the verdict is guarded by this object's monitor, so one
  * caller runs the checks while others wait for its verdict (no check ever runs twice at once), and every caller sees
- * the verdict of a run that ended after the previous one.
+ * the verdict of a run that ended after the previous one. {@code ReadinessTest} checks it with a check held on a latch:
+ * a second caller waits for the first one's verdict, and the check never runs twice at once.
  */
 final class Readiness {
 

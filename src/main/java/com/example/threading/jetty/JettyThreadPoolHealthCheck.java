@@ -14,6 +14,8 @@ import org.eclipse.jetty.util.thread.ThreadPool;
  * <p>Thread-safety: the pool is published once, through the volatile field, by the server-started callback on the
  * thread that starts the server; {@link #check()} runs on admin threads, possibly several at once, reads the field once
  * and then only the pool's thread-safe counters. A check before the write says "server not started".
+ * {@code WorkPatternsTest} checks it on the admin port during a burst that takes every Jetty thread: it says low on
+ * threads.
  */
 public final class JettyThreadPoolHealthCheck extends HealthCheck {
 

@@ -40,6 +40,8 @@ import java.io.IOException;
  *       {@code IllegalStateException} is added to the write's exception as suppressed, and the write's exception is
  *       what the caller gets.</li>
  * </ul>
+ * {@code CompleteAsyncOnFailedWriteTest} checks it on the service: answers resumed on the work pools' threads, whose
+ * write fails as the client resets, are completed all the same.
  */
 public final class CompleteAsyncOnFailedWrite implements Filter {
 

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  *   <li>A timeout cancels the task (interrupting its sleep), so a timed-out request gives its thread back to the pool;
  *       a cancelled task does not resume.</li>
  * </ul>
+ * {@code AsyncWorkTest} checks it on a real pool: the work racing its timeout, answered once.
  */
 final class AsyncWork {
 

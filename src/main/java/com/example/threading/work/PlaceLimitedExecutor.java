@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * when the task ends on its executor thread (normally, cancelled or failed), or at once, on the submitting thread, if
  * the executor refuses it. The semaphore's release happens-before the acquire that reuses the place, and at no instant
  * are more than {@code places} tasks admitted and not yet finished. {@link #taken} is a snapshot.
+ * {@code PlaceLimitedExecutorTest} checks it on real threads, {@code PlaceLimitedExecutorLincheckTest} over the
+ * interleavings of three submitters racing for two places.
  */
 final class PlaceLimitedExecutor implements Executor {
 

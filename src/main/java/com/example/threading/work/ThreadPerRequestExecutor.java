@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Thread-safety: {@link #execute} may be called from any thread; the counters are atomics, read by gauges from any
  * thread. A thread is counted live before it starts and uncounted by itself when its task ends, so
  * {@link #liveThreads()} never undercounts. A thread the JVM cannot start is uncounted at once and becomes a
- * {@link RejectedExecutionException}.
+ * {@link RejectedExecutionException}. {@code ThreadPerRequestExecutorTest} checks it with five tasks held at once: each
+ * on a new thread, counted live while it runs and uncounted when it ends.
  */
 final class ThreadPerRequestExecutor implements Executor {
 

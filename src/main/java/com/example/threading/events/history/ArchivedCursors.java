@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safety: {@link #read} is called with the hub's lock held (it reads the topic's ring). {@link #resolve} and
  * {@link #ask} may be called from any thread; their stages complete on the archive's threads, which only read the
  * hub's newest id of the topic ({@code lastIdReadHere}, which takes the hub's lock) and then run the hub's callback.
+ * {@code EventHubArchiveTest} pins its races with archive reads it completes by hand: one racing the poll's timeout,
+ * others overtaken by the reader.
  */
 public final class ArchivedCursors {
 

@@ -12,7 +12,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Thread-safety: {@link #completed} is called once per poll of the batch (and once per news handed to a standing
  * poll), from the Jetty threads that complete them, concurrently; the countdown is atomic and exactly one call sees it
- * reach zero.
+ * reach zero. {@code EventHubTest} checks it with a batch's writes racing the polls' timeouts on two threads,
+ * {@code LongPollEndpointTest} through the service: each batch timed once.
  */
 final class BatchTiming implements ParkedPoll.Watcher {
 

@@ -34,6 +34,8 @@ import java.util.function.Function;
  *   <li>Metrics: {@link #waiting} may be read from any thread (an atomic counter, current but not synchronized
  *       with the lock).</li>
  * </ul>
+ * {@code BlockingWaitsTest} checks it on real threads: waiters woken by news or by the close, timed out, counted, and
+ * signals refused without the lock.
  */
 public final class BlockingWaits {
 

@@ -9,7 +9,8 @@ import java.util.function.BooleanSupplier;
  * <p>Thread-safety: the hub calls {@link #attach} once, before the poll is placed; then at most one of {@link #offer}
  * (whose {@code claim} decides at write time whether the answer is still this poll's), {@link #expire} and
  * {@link #abandon} leads to an answer, each called from any thread. The transport reports the poll's failure and
- * completion to the attached {@link ParkedPoll} from its own threads.
+ * completion to the attached {@link ParkedPoll} from its own threads. {@code EventHubTest} checks it with a batch's
+ * writes racing the polls' timeouts on two threads: each poll answered exactly once.
  */
 public interface Delivery {
 

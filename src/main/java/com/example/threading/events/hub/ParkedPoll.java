@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       parked polls, and read by the dispatcher after the batch was taken out under the same lock (and by a standing
  *       poll's transport on the thread the dispatcher hands its news to).</li>
  * </ul>
+ * {@code ParkedPollTest} checks it on real threads, claims racing each other and the parking and a watch racing the
+ * completion; {@code PollClaimsLincheckTest} over the interleavings of the parking, a batch, the deadline and a
+ * failure.
  */
 public final class ParkedPoll {
 

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thread at a time; the deadline fires on the JDK's delay-scheduler thread and only completes the result (a
  * {@code CompletableFuture}, so exactly one outcome wins). Callbacks that come after the outcome read nothing.
  * {@code inFlight} is shared by all bodies (atomic): incremented by {@link #read}, decremented once per body when
- * its result completes.
+ * its result completes. {@code NonBlockingBodyTest} plays Jetty's callbacks against a deadline that fires on the
+ * scheduler's thread: the body is counted out once, and a later callback reads nothing.
  */
 final class NonBlockingBody implements ReadListener {
 

@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * one compare-and-set ({@code answer}) and queues a {@link NonBlockingWrite}; the right to write is claimed when
  * the write starts ({@code claimed}), so that Jetty's timeout, which it never runs at the same time as a write
  * callback of the same request, either finds the write under way or claims it and writes the decided answer
- * itself (a request left unanswered by {@code onTimeout} would get Jetty's own 500).
+ * itself (a request left unanswered by {@code onTimeout} would get Jetty's own 500). {@code EventSinkFailureTest}
+ * checks it on a real Jetty, with outcomes from the publishing thread, from the publish timeout, and from a store's
+ * thread answering many requests at once.
  */
 final class PublishRequest implements AsyncListener {
 

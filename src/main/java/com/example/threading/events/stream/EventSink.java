@@ -19,7 +19,8 @@ import java.util.concurrent.CompletionStage;
  * ticker's thread and Jetty workers of {@code POST /events}); the event's id is final once its stage completes,
  * and events reach the {@link EventSource}'s subscriber in id order whichever publisher wins a race. Events one thread
  * publishes on one topic, one call after the other, are numbered in the order of the calls ({@code POST /events/batch}
- * relies on it).
+ * relies on it). {@code RedisStreamClusterTest} checks it with six publishers at once on two instances over one Redis:
+ * every id once, every follower seeing them in order.
  */
 public interface EventSink {
 

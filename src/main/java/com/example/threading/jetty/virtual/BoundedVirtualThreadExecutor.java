@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>The thread that stops the server calls {@link #shutdown}; tasks handed over afterwards are refused, those
  *       already handed over run to their end.</li>
  * </ul>
+ * {@code BoundedVirtualThreadExecutorTest} checks it on real threads, {@code BoundedVirtualThreadExecutorLincheckTest}
+ * over the interleavings of three tasks with a bound of one, one waiter interrupted.
  */
 public final class BoundedVirtualThreadExecutor implements Executor {
 

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety: {@link #probe} runs on the stream's reader thread, one round after the other; the answers complete
  * on lettuce's threads and update a concurrent map and volatile fields, which the health check and gauges read from
- * any thread.
+ * any thread. {@code RedisClusterFaultTest} checks it with a master stopped and started again: the gauges and the
+ * health check, read meanwhile, name it unreachable, then reachable.
  */
 final class MasterProbes {
 

@@ -57,6 +57,9 @@ import org.slf4j.LoggerFactory;
  *       wait, which the stream's interrupt cuts short.</li>
  *   <li>Gauges, any thread: read the positions.</li>
  * </ul>
+ * {@code RedisClusterTopicsTest} checks it on a real cluster with followers on both instances,
+ * {@code RedisClusterFaultTest} with the subscriptions to a master cut while events are published: each topic's events
+ * arrive once, in order.
  */
 final class ShardedTopicReader implements Runnable {
 

@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  *   <li>Metrics and the health check, any thread: read the positions, {@link #connected} and {@link #problem} (volatile
  *       fields, each current, not one snapshot of one another).</li>
  * </ul>
+ * {@code StreamReaderTest} checks it on a real Redis: watches and forgets from another thread while the reader runs,
+ * and a killed connection made again with nothing lost.
  */
 final class StreamReader implements Runnable {
 

@@ -24,6 +24,8 @@ import java.util.function.Supplier;
  *   <li>The stopping thread calls {@link #release}, waiting up to 2 s for Redis, then clears {@code leader}.</li>
  *   <li>The gauge reads {@code leader} from any thread: what the last renewal or release that completed said.</li>
  * </ul>
+ * {@code RedisTickerTest} checks it with two instances on one Redis: exactly one leader on the gauges, and a takeover
+ * once the leader's stop released the lease.
  */
 final class TickerLease implements TickGate {
 
