@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.LongNode;
 import io.dropwizard.jackson.Jackson;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -105,7 +106,7 @@ class EventHubFollowTest {
         assertThat(hub.withdraw(follower.poll)).isTrue();
         hub.accept(Hubs.event(2));
         nanos.addAndGet(TimeUnit.SECONDS.toNanos(5));
-        hub.expireDue();
+        assertThat(hub.expireDue()).as("its heartbeat's deadline left with it").isZero();
 
         assertThat(follower.news).extracting(EventHubFollowTest::ids).containsExactly(List.of(1L));
         assertThat(follower.heartbeats).hasValue(0);
@@ -197,6 +198,32 @@ class EventHubFollowTest {
 
     private static Event event(long id, String epoch) {
         return new Event(id, TopicNames.DEFAULT, Instant.EPOCH, LongNode.valueOf(id), epoch);
+    }
+
+    @Test
+    void theHubsMetersCountTopicsFollowsMissedEventsAndBatches() {
+        hub.follow(new Recorder(), Hubs.at(null), 60_000);
+        assertThat(metrics.follows.getCount()).isEqualTo(1);
+
+        assertThat(hub.admitTopics(List.of("room-1"))).isTrue();
+        assertThat(metrics.topicsCreated.getCount()).as("room-1; the default topic is made with the hub").isEqualTo(1);
+        hub.accept(Hubs.event("room-1", 1));
+        // A poll parked after 1, then a burst of 9 events at once through a ring of 8: its one batch says missed.
+        RecordingDelivery behind = new RecordingDelivery(true);
+        hub.poll(behind, List.of(new TopicCursor("room-1", 1L)), 60_000);
+        long queuedBefore = metrics.eventToQueued.getCount();
+        List<Event> burst = new ArrayList<>();
+        for (long id = 2; id <= 10; id++) {
+            burst.add(Hubs.event("room-1", id));
+        }
+        hub.acceptAll(burst);
+        assertThat(behind.completions()).isEqualTo(1);
+        assertThat(metrics.missed.getCount()).isEqualTo(1);
+        assertThat(metrics.eventToQueued.getCount() - queuedBefore).as("one batch, one time to queued").isEqualTo(1);
+
+        nanos.addAndGet(TimeUnit.SECONDS.toNanos(10));
+        assertThat(hub.evictIdleTopics(TimeUnit.SECONDS.toNanos(1))).as("room-1; the default topic stays").isEqualTo(1);
+        assertThat(metrics.topicsEvicted.getCount()).isEqualTo(1);
     }
 
     private static List<Long> ids(TopicNews news) {

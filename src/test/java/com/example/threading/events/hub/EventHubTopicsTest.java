@@ -87,7 +87,7 @@ class EventHubTopicsTest {
 
         RecordingDelivery refused = poll(List.of(new TopicCursor("z", null)));
         assertThat(refused.status()).isEqualTo(503);
-        assertThat(json(refused).get("message").asText()).contains("too many topics");
+        assertThat(json(refused).get("message").asText()).contains("too many topics (4 held)");
         assertThat(hub.admitTopics(List.of("z"))).isFalse();
         assertThat(hub.admitTopics(List.of("x", "z"))).as("a batch's topics: all or none").isFalse();
         assertThat(hub.topicCount()).isEqualTo(4);
