@@ -22,7 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * the same order and the subscriber sees one event, or one batch's events ({@link EventSubscriber#acceptAll}), at a
  * time. The subscriber must therefore be quick (the hub only appends to its rings and hands the parked requests they
  * take to its own dispatcher). {@link #subscribe} takes the same lock, so a subscriber set before a publish sees that
- * event.
+ * event. {@code InProcessEventStreamLincheckTest} checks it over the interleavings of three publishers of one topic.
  *
  * <p>A {@link ReentrantLock}, not {@code synchronized}: the subscriber takes the hub's lock, which thousands of
  * woken {@code /events/blocking} threads contend for, so a publisher may park while holding this lock. On JDK 21 a
