@@ -17,13 +17,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safety, per role:
  * <ul>
- *   <li>Any threads: {@link #watch}, {@link #forget} and {@link #sawNewest} change the two concurrent maps.</li>
+ *   <li>Any threads: {@link #watch}, {@link #forget} and {@link #sawNewest} change the two concurrent maps;
+ *       {@link #forget} and {@link #sawNewest} change the newest ids under the topic's entry of the positions (the
+ *       map's lock for that key), so a newest id recorded as the topic is forgotten goes with it.</li>
  *   <li>The reader thread alone: {@link #place}, {@link #deliver} and {@link #skip} move a topic's position on, each by
  *       a compare-and-set on its old value, so a topic forgotten meanwhile stays forgotten and no other thread moves a
  *       position.</li>
  *   <li>Readers, any thread: the getters read the maps as they are; {@link #lag} sums topic by topic, not one
  *       snapshot.</li>
  * </ul>
+ * {@code TopicPositionsLincheckTest} checks it over the interleavings of a placing and delivering reader, a publisher
+ * and a forget.
  */
 final class TopicPositions {
 
@@ -46,10 +50,12 @@ final class TopicPositions {
         return positions.putIfAbsent(topic, UNKNOWN) == null;
     }
 
-    /** Stops watching {@code topic}. */
+    /** Stops watching {@code topic}, and drops the newest id seen on it. */
     void forget(String topic) {
-        positions.remove(topic);
-        newestSeen.remove(topic);
+        positions.computeIfPresent(topic, (t, position) -> {
+            newestSeen.remove(t); // under the topic's entry, as sawNewest records: one is wholly before the other
+            return null;
+        });
     }
 
     /** The last id delivered on {@code topic}, {@link #UNKNOWN} before it is placed, null when not watched. */
@@ -97,9 +103,10 @@ final class TopicPositions {
 
     /** Records an id known to exist on {@code topic} (e.g. one this instance just published). */
     void sawNewest(String topic, long id) {
-        if (positions.containsKey(topic)) {
-            newestSeen.computeIfAbsent(topic, t -> new AtomicLong()).accumulateAndGet(id, Math::max);
-        }
+        positions.computeIfPresent(topic, (t, position) -> {
+            newestSeen.computeIfAbsent(t, n -> new AtomicLong()).accumulateAndGet(id, Math::max);
+            return position;
+        });
     }
 
     /**
