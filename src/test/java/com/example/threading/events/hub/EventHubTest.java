@@ -223,6 +223,16 @@ class EventHubTest {
         assertThat(onAnotherThread(() -> hub.lastId(TopicNames.DEFAULT))).as("after closeAndTakeParked").isEqualTo(2);
     }
 
+    @Test
+    void theStopHandsOverEveryParkedPollOnce() {
+        EventHub hub = hub(1_000);
+        hub.poll(new RecordingDelivery(false), Hubs.at(null), 60_000);
+        hub.poll(new RecordingDelivery(false), List.of(new TopicCursor(TopicNames.DEFAULT, null),
+                new TopicCursor("room-1", null)), 60_000);
+        assertThat(hub.closeAndTakeParked()).as("a poll of two topics handed over once").hasSize(2);
+        assertThat(hub.closeAndTakeParked()).as("a second stop finds none").isEmpty();
+    }
+
     /** {@code read} on one of the test's other threads, within 10 s (it waits for ever on a lock still held). */
     private long onAnotherThread(Callable<Long> read) throws Exception {
         return jettyThreads.submit(read).get(10, TimeUnit.SECONDS);

@@ -2,6 +2,7 @@ package com.example.threading.events.hub;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.example.threading.events.history.TopicCursor;
 import com.example.threading.events.stream.TopicNames;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -40,6 +41,23 @@ class ParkedPollTest {
     @AfterEach
     void stopThreads() {
         threads.shutdownNow();
+    }
+
+    @Test
+    void aPollSaysWhatItAskedAndWhetherItStands() {
+        ParkedPoll one = new ParkedPoll(DELIVERY, new RecordingLot(), List.of(new TopicCursor("a", null)));
+        ParkedPoll two = new ParkedPoll(DELIVERY, new RecordingLot(),
+                List.of(new TopicCursor("a", 1L), new TopicCursor("b", 2L, "epoch-1")));
+        assertThat(one.severalTopics()).isFalse();
+        assertThat(two.severalTopics()).isTrue();
+        assertThat(one.sentEpochs()).as("its answer depends on its cursors alone").isFalse();
+        assertThat(two.sentEpochs()).isTrue();
+
+        assertThat(one.stands()).as("new, not parked yet").isFalse();
+        assertThat(one.markParked(Map.of("a", 4L))).isTrue();
+        assertThat(one.stands()).isTrue();
+        assertThat(one.claim(new ParkedPoll.Answerer() { })).isEqualTo(ParkedPoll.Claim.WAS_PARKED);
+        assertThat(one.stands()).as("claimed").isFalse();
     }
 
     @Test
