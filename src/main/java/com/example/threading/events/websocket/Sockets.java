@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * an upgrade that did not happen, or the sweep for a socket that never opened (the socket's own flags decide, once,
  * between its open and the sweep, and between its close and the sweep). The sweep runs on one thread and may see a
  * socket that is ending: ending twice is a no-op for the socket. {@code WebSocketTest} checks it over HTTP/2, thirty
- * streams reset around their upgrade: every place comes back, by the close or by the sweep.
+ * streams reset around their upgrade: every place comes back, by the close or by the sweep; {@code SocketsLincheckTest}
+ * over the interleavings of an unopened socket's close, its error and the sweep.
  */
 final class Sockets {
 
