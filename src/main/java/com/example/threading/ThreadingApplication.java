@@ -9,10 +9,10 @@ import com.example.threading.events.EventsBundle;
 import com.example.threading.events.access.jwt.JwtAccessBundle;
 import com.example.threading.events.longpoll.LongPollTransport;
 import com.example.threading.events.publish.PublishEndpoints;
-import com.example.threading.events.sse.SseTransport;
+import com.example.threading.events.sse.SseBundle;
 import com.example.threading.events.stream.redis.RedisEventStream;
 import com.example.threading.events.stream.redis.RedisEventStreamBundle;
-import com.example.threading.events.websocket.WebSocketTransport;
+import com.example.threading.events.websocket.WebSocketBundle;
 import com.example.threading.health.ReadinessBundle;
 import com.example.threading.jetty.JettyBundle;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsBundle;
@@ -59,7 +59,11 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         bootstrap.addBundle(new RedisEventStreamBundle());
         // events.auth.type: jwt — who may read and publish which topic, from a JWT's claims (docs/longpoll-auth.md).
         bootstrap.addBundle(new JwtAccessBundle());
-        bootstrap.addBundle(new EventsBundle<>(ThreadingConfiguration::getEvents));
+        // The long-poll and publishing; Server-Sent Events and WebSocket on top of it, each a bundle of its own.
+        EventsBundle<ThreadingConfiguration> events = new EventsBundle<>(ThreadingConfiguration::getEvents);
+        bootstrap.addBundle(events);
+        bootstrap.addBundle(new SseBundle<>(events::base, ThreadingConfiguration::getSse));
+        bootstrap.addBundle(new WebSocketBundle<>(events::base, ThreadingConfiguration::getWebsocket));
         bootstrap.addBundle(new JettyBundle<>(ThreadingConfiguration::getJetty));
         bootstrap.addBundle(new PrometheusBundle());
         // GET /live on the admin port: the threads, queues and refusals charted live (docs/live.md).
@@ -68,12 +72,12 @@ public final class ThreadingApplication extends Application<ThreadingConfigurati
         // GET /ready on the application port, for a load balancer: the shared stream's Redis, not load (docs/operations.md).
         bootstrap.addBundle(new ReadinessBundle(RedisEventStream.HEALTH_CHECK, "deadlocks"));
         // Long-polls, publishes (one event or a batch: a trickled body would hold a place until its deadline), event
-        // streams and sockets have their own bounds (events.maxParked, events.maxPublishing, events.sse.maxStreams,
-        // events.websocket.maxSockets): admission does not count them; nor does it count the balancer's readiness probe,
+        // streams and sockets have their own bounds (events.maxParked, events.maxPublishing, sse.maxStreams,
+        // websocket.maxSockets): admission does not count them; nor does it count the balancer's readiness probe,
         // so a busy instance stays in rotation.
         bootstrap.addBundle(new AdmissionBundle<>(ThreadingConfiguration::getAdmission, ThreadingApplication::threadBound,
-                LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, PublishEndpoints.BATCH_PATH, SseTransport.PATH,
-                WebSocketTransport.PATH, ReadinessBundle.PATH));
+                LongPollTransport.PATH, LongPollTransport.BLOCKING_PATH, PublishEndpoints.BATCH_PATH, SseBundle.PATH,
+                WebSocketBundle.PATH, ReadinessBundle.PATH));
         // Last, so that its handler runs first: every request's id, trace and MDC, 503s of admission control included.
         bootstrap.addBundle(context);
     }

@@ -6,6 +6,8 @@ import com.example.threading.client.FanoutClientConfiguration;
 import com.example.threading.jetty.JettyConfiguration;
 import com.example.threading.jetty.virtual.ServerVirtualThreadsConfiguration;
 import com.example.threading.events.EventsConfiguration;
+import com.example.threading.events.sse.SseConfiguration;
+import com.example.threading.events.websocket.WebSocketConfiguration;
 import com.example.threading.work.WorkConfiguration;
 import com.example.threading.threads.ThreadsConfiguration;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -28,6 +30,16 @@ public final class ThreadingConfiguration extends Configuration {
     @NotNull
     @JsonProperty
     private EventsConfiguration events = new EventsConfiguration();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private SseConfiguration sse = new SseConfiguration();
+
+    @Valid
+    @NotNull
+    @JsonProperty
+    private WebSocketConfiguration websocket = new WebSocketConfiguration();
 
     @Valid
     @NotNull
@@ -67,6 +79,16 @@ public final class ThreadingConfiguration extends Configuration {
     /** Settings of the long-poll event endpoints {@code /events}. */
     public EventsConfiguration getEvents() {
         return events;
+    }
+
+    /** The Server-Sent Events streams of {@code GET /events/stream}, on top of the long-poll. */
+    public SseConfiguration getSse() {
+        return sse;
+    }
+
+    /** The WebSockets of {@code GET /events/ws}, on top of the long-poll. */
+    public WebSocketConfiguration getWebsocket() {
+        return websocket;
     }
 
     /** The Jersey client behind {@code /fanout}: its pool, timeouts, connection pool and downstream. */

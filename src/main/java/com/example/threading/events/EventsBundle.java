@@ -7,6 +7,7 @@ import com.example.threading.events.http.EventRoutes;
 import com.example.threading.events.http.EventsHttp;
 import com.example.threading.events.http.JsonResponses;
 import com.example.threading.events.http.PollLimits;
+import com.example.threading.events.http.TransportBase;
 import com.example.threading.events.hub.EventHub;
 import com.example.threading.events.hub.HubMetrics;
 import com.example.threading.events.hub.ShutdownSpread;
@@ -14,9 +15,7 @@ import com.example.threading.events.longpoll.LongPollTransport;
 import com.example.threading.events.publish.EventTicker;
 import com.example.threading.events.publish.PublishEndpoints;
 import com.example.threading.events.publish.PublishLimits;
-import com.example.threading.events.sse.SseTransport;
 import com.example.threading.events.stream.EventStream;
-import com.example.threading.events.websocket.WebSocketTransport;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.core.ConfiguredBundle;
 import io.dropwizard.core.setup.Environment;
@@ -29,12 +28,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The events wing as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by default), the
- * hub and its threads, the ticker, the access policy {@code events.auth} names (open by default), and each transport
- * and publishing registering its endpoints on the application port ({@code /events}, {@code /events/batch},
- * {@code /events/blocking}, {@code /events/stream}, {@code /events/ws}); metrics {@code events.*} and the shutdown hook.
+ * The long-poll as one Dropwizard bundle: the event stream {@code events.stream} names (in-process by default), the
+ * hub and its threads, the ticker, the access policy {@code events.auth} names (open by default), the long-poll and
+ * publishing on the application port ({@code GET /events}, {@code GET /events/blocking}, {@code POST /events},
+ * {@code POST /events/batch}); metrics {@code events.*} and the shutdown hook. Server-Sent Events and WebSocket are
+ * bundles of their own added after it, on what {@link #base} gives.
  * <pre>{@code
- * bootstrap.addBundle(new EventsBundle<>(MyConfiguration::getEvents));
+ * EventsBundle<MyConfiguration> events = new EventsBundle<>(MyConfiguration::getEvents);
+ * bootstrap.addBundle(events);
+ * bootstrap.addBundle(new SseBundle<>(events::base, MyConfiguration::getSse));             // optional
+ * bootstrap.addBundle(new WebSocketBundle<>(events::base, MyConfiguration::getWebsocket)); // optional
  * }</pre>
  *
  * @param <C> the application's configuration
@@ -44,13 +47,23 @@ public final class EventsBundle<C extends Configuration> implements ConfiguredBu
     private static final Logger LOG = LoggerFactory.getLogger(EventsBundle.class);
 
     private final Function<C, EventsConfiguration> section;
+    private TransportBase base; // set by run, on the start-up thread that then runs the bundles added after this one
 
     /** The wing, configured from the section {@code section} picks out of the application's configuration. */
     public EventsBundle(Function<C, EventsConfiguration> section) {
         this.section = section;
     }
 
-    /** Creates the stream, hub and managed threads; the transports and publishing register their endpoints. */
+    /** What a transport added by a bundle of its own builds on; there once this bundle has run. */
+    public TransportBase base() {
+        if (base == null) {
+            throw new IllegalStateException("the long-poll's EventsBundle has not run: add it before the transports "
+                    + "that build on it (SseBundle, WebSocketBundle)");
+        }
+        return base;
+    }
+
+    /** Creates the stream, hub and managed threads; the long-poll and publishing register their endpoints. */
     @Override
     public void run(C applicationConfiguration, Environment environment) {
         EventsConfiguration events = section.apply(applicationConfiguration);
@@ -60,8 +73,8 @@ public final class EventsBundle<C extends Configuration> implements ConfiguredBu
         // also answers the cursors this instance's ring cannot (older than the ring, or not read here yet).
         EventStream stream = events.getStream().build(environment, events.getHistorySize(), tickMs);
         ShutdownSpread shutdownSpread = new ShutdownSpread(events.getShutdownSpread().toMilliseconds());
-        // One thread sweeps the polls' deadlines (see PollDeadlines for why not Jetty's), idle topics, the SSE streams
-        // and the sockets.
+        // One thread sweeps the polls' deadlines (see PollDeadlines for why not Jetty's), idle topics, and the streams
+        // and sockets of the transports added on top.
         ScheduledExecutorService sweeper = environment.lifecycle().scheduledExecutorService("events-deadlines").threads(1).build();
         HubMetrics hubMetrics = new HubMetrics(metrics);
         EventHub hub = hub(events, environment, stream, shutdownSpread, hubMetrics, sweeper);
@@ -87,14 +100,12 @@ public final class EventsBundle<C extends Configuration> implements ConfiguredBu
         EventsHttp http = new EventsHttp(hub, hubMetrics, json, access, retryAfterSeconds, shutdownSpread);
         EventRoutes routes = new EventRoutes(json);
         LongPollTransport.register(routes, http);
-        SseTransport.register(routes, http, events.getSse(), metrics, sweeper);
-        WebSocketTransport.register(routes, http, stream.sink(), new WebSocketTransport.PublishBounds(
-                events.getMaxEventSize().toBytes(), events.getPublishTimeout().toMilliseconds()), events.getWebsocket(),
-                metrics, sweeper, environment.getApplicationContext());
         PublishEndpoints.register(routes, http, stream.sink(), new PublishLimits(events.getMaxEventSize().toBytes(),
                 events.getMaxPublishing(), events.getBodyReadTimeout().toMilliseconds(),
                 events.getPublishTimeout().toMilliseconds(), retryAfterSeconds, events.getMaxBatchEvents()), metrics);
         routes.register(environment.servlets());
+        base = new TransportBase(http, stream.sink(), events.getMaxEventSize().toBytes(),
+                events.getPublishTimeout().toMilliseconds(), sweeper);
     }
 
     /** The hub on {@code stream}, its one dispatcher thread, its sweeps on {@code sweeper}, and its gauges. */

@@ -2,8 +2,6 @@ package com.example.threading.events;
 
 import com.example.threading.events.access.OpenAccessFactory;
 import com.example.threading.events.access.TopicAccessFactory;
-import com.example.threading.events.sse.SseConfiguration;
-import com.example.threading.events.websocket.WebSocketConfiguration;
 import com.example.threading.events.stream.config.EventStreamFactory;
 import com.example.threading.events.stream.config.InProcessStreamFactory;
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -24,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code events} section of config.yml: ticker, publish limits, history ring, long-poll timeouts and
- * capacity, who may read and publish which topic ({@code events.auth}), the event stream ({@code events.stream}),
- * the Server-Sent Events streams ({@code events.sse}) and the WebSockets ({@code events.websocket}).
+ * capacity, who may read and publish which topic ({@code events.auth}) and the event stream ({@code events.stream}).
+ * The transports added on top have sections of their own ({@code SseConfiguration}, {@code WebSocketConfiguration}).
  */
 public final class EventsConfiguration {
 
@@ -171,18 +169,6 @@ public final class EventsConfiguration {
     @JsonProperty
     private TopicAccessFactory auth = new OpenAccessFactory();
 
-    /** The Server-Sent Events streams of {@code GET /events/stream} (docs/sse.md). */
-    @Valid
-    @NotNull
-    @JsonProperty
-    private SseConfiguration sse = new SseConfiguration();
-
-    /** The WebSockets of {@code GET /events/ws} (docs/websocket.md). */
-    @Valid
-    @NotNull
-    @JsonProperty
-    private WebSocketConfiguration websocket = new WebSocketConfiguration();
-
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
     @ValidationMethod(message = "defaultTimeout must not exceed maxTimeout")
@@ -274,16 +260,6 @@ public final class EventsConfiguration {
     /** The {@code events.auth} section: who may read and publish which topic ({@code type}: open, or e.g. jwt). */
     public TopicAccessFactory getAuth() {
         return auth;
-    }
-
-    /** The {@code events.sse} section: the Server-Sent Events streams. */
-    SseConfiguration getSse() {
-        return sse;
-    }
-
-    /** The {@code events.websocket} section: the WebSockets. */
-    WebSocketConfiguration getWebsocket() {
-        return websocket;
     }
 
     /** The {@code events.stream} section: which event stream to build ({@code type}: in-process, or e.g. redis). */

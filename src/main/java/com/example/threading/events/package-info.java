@@ -1,6 +1,7 @@
 /**
  * The events wing: clients wait for events on topics without holding a thread, and publishers hand events in without
- * waiting for slow clients. This package is its wiring; each role is a package of its own.
+ * waiting for slow clients. This package is the long-poll's wiring; each role is a package of its own, and Server-Sent
+ * Events and WebSocket are add-ons with bundles of their own.
  *
  * <table>
  *   <caption>The wing's packages, from the bottom up</caption>
@@ -18,8 +19,10 @@
  *   <tr><td>{@code events.http}</td><td>what the HTTP transports share: routes by path and method, the poll query,
  *       the access gate, JSON answers and a non-blocking write</td></tr>
  *   <tr><td>{@code events.longpoll}</td><td>{@code GET /events} and its blocking twin {@code GET /events/blocking}</td></tr>
- *   <tr><td>{@code events.sse}</td><td>{@code GET /events/stream}, Server-Sent Events</td></tr>
- *   <tr><td>{@code events.websocket}</td><td>{@code GET /events/ws}: subscribe and publish on one WebSocket</td></tr>
+ *   <tr><td>{@code events.sse}</td><td>{@code GET /events/stream}, Server-Sent Events: an add-on,
+ *       {@code SseBundle}</td></tr>
+ *   <tr><td>{@code events.websocket}</td><td>{@code GET /events/ws}: subscribe and publish on one WebSocket: an
+ *       add-on, {@code WebSocketBundle}</td></tr>
  *   <tr><td>{@code events.publish}</td><td>{@code POST /events}, {@code POST /events/batch}, and the ticker</td></tr>
  * </table>
  *
@@ -41,9 +44,11 @@
  * guides are {@code docs/longpoll.md} (contract, faults, shutdown, figures), {@code docs/longpoll-publishing.md},
  * {@code docs/longpoll-topics.md}, {@code docs/sse.md}, {@code docs/websocket.md} and {@code docs/longpoll-internals.md}.
  *
- * <p>To copy: this package and its sub-packages but {@code stream.redis} and {@code access.jwt}, which are optional
- * (each adds its type from a bundle of its own), and one {@code addBundle} line. It needs Dropwizard core (Jetty 12 ee10
- * servlets, Jackson, Metrics), Jetty's ee10 WebSocket server ({@code events.websocket}) and nothing from the other
- * patterns.
+ * <p>To copy the long-poll: this package and its sub-packages but {@code sse}, {@code websocket},
+ * {@code stream.redis} and {@code access.jwt}, and one {@code addBundle} line. Each of those four is optional, with a
+ * bundle of its own: {@code SseBundle} and {@code WebSocketBundle} are added after this one, on what
+ * {@link com.example.threading.events.EventsBundle#base()} gives; the other two add a {@code type} to a section. It
+ * needs Dropwizard core (Jetty 12 ee10 servlets, Jackson, Metrics), Jetty's ee10 WebSocket server for
+ * {@code events.websocket}, and nothing from the other patterns.
  */
 package com.example.threading.events;

@@ -86,7 +86,7 @@ public final class LiveCharts {
                                 perSecond("slow readers shed", "events.sse.shed", "sse.md"))),
                 new LiveChart("Event streams: bytes not yet taken by their sockets", "bytes",
                         "Bytes the open event streams hold queued or in Jetty's buffers that their sockets have not taken; "
-                                + "a stream above events.sse.maxUnsentBytes at its next event is shed.",
+                                + "a stream above sse.maxUnsentBytes at its next event is shed.",
                         List.of(value("unsent, all streams", "events.sse.unsent-bytes", "sse.md"))),
                 new LiveChart("Jetty execution strategy: tasks per second by mode", "tasks per second",
                         "How the application connector's selectors ran the tasks they produced (EatWhatYouKill): PC and "

@@ -141,7 +141,7 @@ class AdmissionControlTest {
         assertThat(HTTP.postJson(app("/events"), "{\"while\":\"full\"}").status()).isEqualTo(200);
         // Neither is the load balancer's readiness probe: a busy instance stays in rotation (docs/operations.md).
         assertThat(HTTP.get(app("/ready")).status()).isEqualTo(200);
-        // Nor a socket's upgrade (events.websocket.maxSockets bounds those): over h2c a client opens hundreds at once.
+        // Nor a socket's upgrade (websocket.maxSockets bounds those): over h2c a client opens hundreds at once.
         WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder()
                 .buildAsync(URI.create("ws://127.0.0.1:" + APP.getLocalPort() + "/events/ws?topic=while-full"), new WebSocket.Listener() { })
                 .orTimeout(10, TimeUnit.SECONDS).join();

@@ -28,9 +28,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The packages a reader copies stand alone, checked on the compiled classes (a fully qualified name or an annotation
  * counts as much as an import): a pattern's packages depend on no other pattern's, nor on the application or the
- * infrastructure; a plug-in ({@code jetty.virtual}, {@code events.stream.redis}, {@code events.access.jwt}) depends only
- * on the packages it builds on, and nothing depends on a plug-in; the infrastructure ({@code errors}, {@code requestlog},
- * {@code metrics}, {@code health}, {@code live}, {@code threads}) depends on no pattern. A pattern of several packages
+ * infrastructure; a plug-in ({@code jetty.virtual}, {@code events.stream.redis}, {@code events.access.jwt},
+ * {@code events.sse}, {@code events.websocket}) depends only on the packages it builds on, and nothing depends on a
+ * plug-in; the infrastructure ({@code errors}, {@code requestlog}, {@code metrics}, {@code health}, {@code live},
+ * {@code threads}) depends on no pattern. A pattern of several packages
  * (the events wing) has rules of its own inside ({@link EventsLayersTest}). Any of them may use {@code support}, which
  * depends on no other package of the project: a copier copies it with the patterns that use it ({@link #USES_SUPPORT}).
  * Only the application ({@code com.example.threading} itself) ties them together.
@@ -38,16 +39,21 @@ import org.junit.jupiter.params.provider.MethodSource;
 class PatternPackagesTest {
 
     static final String ROOT = "com.example.threading";
-    /** The events wing's packages, a copier takes them all (the plug-ins are optional). */
+    /**
+     * The long-poll's packages (with publishing and the in-process stream): a copier takes them all; Server-Sent Events,
+     * WebSocket, Redis and JWT are plug-ins on top.
+     */
     static final List<String> EVENTS = List.of("events", "events.stream", "events.stream.config", "events.history", "events.hub",
-            "events.http", "events.access", "events.longpoll", "events.sse", "events.websocket", "events.publish");
+            "events.http", "events.access", "events.longpoll", "events.publish");
     /** Each pattern's own packages, the first its name. */
     static final Map<String, List<String>> OWN = ownPackages();
     /** What a plug-in builds on: the packages it may use beside its own, which a copier takes with it. */
     static final Map<String, List<String>> BUILDS_ON = Map.of(
             "jetty.virtual", List.of("jetty"),
             "events.stream.redis", List.of("events.stream", "events.stream.config"),
-            "events.access.jwt", List.of("events.access", "events.stream"));
+            "events.access.jwt", List.of("events.access", "events.stream"),
+            "events.sse", EVENTS,
+            "events.websocket", EVENTS);
     /** Each pattern, by its name. */
     static final List<String> PATTERNS = List.copyOf(OWN.keySet());
     /** Shared by the application, never by a pattern. */
@@ -60,7 +66,7 @@ class PatternPackagesTest {
     private static Map<String, List<String>> ownPackages() {
         Map<String, List<String>> own = new LinkedHashMap<>();
         for (String single : List.of("work", "client", "context", "jetty", "jetty.virtual", "admission", "events.stream.redis",
-                "events.access.jwt")) {
+                "events.access.jwt", "events.sse", "events.websocket")) {
             own.put(single, List.of(single));
         }
         own.put("events", EVENTS);

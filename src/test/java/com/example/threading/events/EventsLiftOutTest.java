@@ -26,7 +26,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The long-poll copied alone: a bare Dropwizard application whose only addition is {@link EventsBundle} (in-process stream). */
+/**
+ * The long-poll copied alone: a bare Dropwizard application whose only addition is {@link EventsBundle} (in-process
+ * stream, publishing); Server-Sent Events and WebSocket are not there until their own bundles are added.
+ */
 @ExtendWith(DropwizardExtensionsSupport.class)
 class EventsLiftOutTest {
 
@@ -84,6 +87,14 @@ class EventsLiftOutTest {
         Answer answer = HTTP.get(url("/events/blocking?after=0&timeout=1"));
 
         assertThat(answer.status()).isIn(200, 204);
+    }
+
+    @Test
+    void theStreamsAndSocketsAreNotThereWithoutTheirBundles() {
+        assertThat(HTTP.get(url("/events/stream?topic=t")).status()).as("Server-Sent Events: SseBundle").isEqualTo(404);
+        assertThat(HTTP.get(url("/events/ws?topic=t")).status()).as("WebSocket: WebSocketBundle").isEqualTo(404);
+        assertThat(APP.getEnvironment().metrics().getNames()).noneMatch(name -> name.startsWith("events.sse.")
+                || name.startsWith("events.websocket."));
     }
 
     @Test

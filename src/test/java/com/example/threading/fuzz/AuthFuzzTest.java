@@ -41,8 +41,8 @@ class AuthFuzzTest {
             ConfigOverride.config("events.auth.jwt.secret", FuzzTokens.SECRET),
             ConfigOverride.config("events.auth.jwt.queryToken", "true"),
             // An admitted stream ends (event: reconnect) after a second, so that its reply is read to the end.
-            ConfigOverride.config("events.sse.heartbeat", "500ms"),
-            ConfigOverride.config("events.sse.maxLifetime", "1s"));
+            ConfigOverride.config("sse.heartbeat", "500ms"),
+            ConfigOverride.config("sse.maxLifetime", "1s"));
     /** What a request without a valid token may be answered, whatever its method (405 aside: {@link #refusals}). */
     private static final Set<Integer> REFUSED = Set.of(400, 401, 414, 431);
     private static final CapturedLog LOG = new CapturedLog();

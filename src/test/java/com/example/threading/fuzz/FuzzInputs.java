@@ -104,7 +104,7 @@ final class FuzzInputs {
 
     /**
      * An event stream ({@code /events/stream}) with a poll's query and any credentials, as {@link #poll()}. One that is
-     * admitted stays open until the service ends it: only for a service with a short {@code events.sse.maxLifetime}.
+     * admitted stays open until the service ends it: only for a service with a short {@code sse.maxLifetime}.
      */
     static Arbitrary<FuzzRequest> stream() {
         return poll(STREAM_PATH, authorization(), accessTokens());

@@ -16,7 +16,7 @@ import jakarta.validation.constraints.NotNull;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code events.sse} section of config.yml: the Server-Sent Events streams of {@code GET /events/stream}
+ * The {@code sse} section of config.yml: the Server-Sent Events streams of {@code GET /events/stream}
  * (docs/sse.md): how many, how long each lives, how often an idle one hears a heartbeat, when a client reconnects,
  * and when a slow reader is shed.
  */
@@ -76,7 +76,7 @@ public final class SseConfiguration {
 
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
-    @ValidationMethod(message = "events.sse.heartbeat must be below events.sse.maxLifetime")
+    @ValidationMethod(message = "sse.heartbeat must be below sse.maxLifetime")
     public boolean isHeartbeatWithinLifetime() {
         return heartbeat.toMilliseconds() < maxLifetime.toMilliseconds();
     }

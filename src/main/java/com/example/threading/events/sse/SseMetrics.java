@@ -3,7 +3,7 @@ package com.example.threading.events.sse;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 
-/** The meters of the Server-Sent Events streams, all named {@code events.sse.*} (gauges: {@link SseTransport}). */
+/** The meters of the Server-Sent Events streams, all named {@code events.sse.*} (gauges: {@link SseBundle}). */
 final class SseMetrics {
 
     final Meter opened;

@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
  * {@code GET /events/stream?[topic=T[:N[:E]]...]}: a Server-Sent Events stream of the same hub, topics and cursors as the
  * long-poll ({@link SseStream}). Everything that can be refused is refused before the stream starts, with the JSON
  * error of the long-poll: a caller or topic the access policy ({@code events.auth}) refuses {@code 401}/{@code 403}, a
- * bad query or {@code Last-Event-ID} {@code 400}, all {@code events.sse.maxStreams} open {@code 503} with Retry-After.
+ * bad query or {@code Last-Event-ID} {@code 400}, all {@code sse.maxStreams} open {@code 503} with Retry-After.
  * A stream ends (as at its lifetime) when the caller's credentials do. {@code Last-Event-ID} (the browser's on reconnect: a stream's {@code id:}) gives the
  * cursors of the topics it names, which must be topics the query asks for, in place of the query's.
  */

@@ -140,7 +140,7 @@ final class SseStream implements Follower, AsyncListener {
             SseOutput.Frame[] frames = frames(news);
             LOG.debug("stream followed: {} frames", frames.length);
             if (output.send(frames) == SseOutput.Sent.OVER_BUDGET) {
-                shed("more than events.sse.maxUnsentBytes unsent");
+                shed("more than sse.maxUnsentBytes unsent");
             }
         } finally {
             handed.run(); // the batch's event-to-last-write ends once the frames are handed to the output
@@ -158,7 +158,7 @@ final class SseStream implements Follower, AsyncListener {
             SseOutput.Sent sent = output.send(frames);
             answered.completed(); // the poll is over; the stream follows again from after the news
             if (sent == SseOutput.Sent.OVER_BUDGET) {
-                shed("more than events.sse.maxUnsentBytes unsent");
+                shed("more than sse.maxUnsentBytes unsent");
             } else if (sent == SseOutput.Sent.QUEUED) {
                 poll();
             }
@@ -186,7 +186,7 @@ final class SseStream implements Follower, AsyncListener {
         if (sent == SseOutput.Sent.QUEUED) {
             with.metrics().heartbeats.mark();
         } else if (sent == SseOutput.Sent.OVER_BUDGET) {
-            shed("more than events.sse.maxUnsentBytes unsent");
+            shed("more than sse.maxUnsentBytes unsent");
         }
     }
 

@@ -101,7 +101,7 @@ final class SseStreams {
     void sweep(long nowNanos) {
         for (SseStream stream : open) {
             if (stream.stalled(nowNanos, drainTimeoutNanos)) {
-                stream.shed("nothing written for events.sse.drainTimeout");
+                stream.shed("nothing written for sse.drainTimeout");
             } else if (nowNanos - stream.openedNanos() > maxLifetimeNanos || nowNanos - stream.expiresNanos() >= 0) {
                 stream.reconnect(); // its lifetime, or its credentials' (events.auth): the client comes back, or is refused
             }

@@ -1,5 +1,5 @@
 /**
- * The Server-Sent Events transport ({@link com.example.threading.events.sse.SseTransport}):
+ * The Server-Sent Events transport ({@link com.example.threading.events.sse.SseBundle}):
  * {@code GET /events/stream?topic=T[:N[:E]]} holds one response open and writes each event of its topics as one
  * frame whose {@code id:} is the stream's position, resumed with {@code Last-Event-ID}. A stream is one standing poll
  * of the hub ({@code SseStream} is its {@code Follower}), subscribed across events: each event becomes a frame, each

@@ -123,7 +123,7 @@ public final class EventSocket implements Session.Listener {
     @Override
     public void onWebSocketOpen(Session opened) {
         if (!openOrGivenUp.compareAndSet(false, true)) { // given up: its place is another socket's now
-            opened.close(StatusCode.TRY_AGAIN_LATER, "opened after events.websocket.openTimeout", Callback.NOOP);
+            opened.close(StatusCode.TRY_AGAIN_LATER, "opened after websocket.openTimeout", Callback.NOOP);
             return;
         }
         session = opened;
@@ -237,7 +237,7 @@ public final class EventSocket implements Session.Listener {
             with.metrics().shed.mark();
             ending.set(true);
             withdrawCurrent();
-            output.close(StatusCode.POLICY_VIOLATION, "shed: more than events.websocket.maxUnsentBytes unsent");
+            output.close(StatusCode.POLICY_VIOLATION, "shed: more than websocket.maxUnsentBytes unsent");
         }
     }
 
@@ -246,7 +246,7 @@ public final class EventSocket implements Session.Listener {
         if (!rate.tryTake()) {
             with.metrics().limited.mark();
             reply(with.json().error(429, "more than " + with.maxMessagesPerSecond() + " messages per second"
-                    + " (events.websocket.maxMessagesPerSecond): this one was dropped", null));
+                    + " (websocket.maxMessagesPerSecond): this one was dropped", null));
             return;
         }
         ClientMessage message;

@@ -3,7 +3,7 @@ package com.example.threading.events.websocket;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 
-/** The meters of the WebSocket transport, all named {@code events.websocket.*} (gauges: {@link WebSocketTransport}). */
+/** The meters of the WebSocket transport, all named {@code events.websocket.*} (gauges: {@link WebSocketBundle}). */
 final class SocketMetrics {
 
     final Meter opened;

@@ -90,7 +90,7 @@ final class SocketPublishing {
             inFlight.decrementAndGet();
             metrics.limited.mark();
             refuse(reply, 429, limits.maxInFlight() + " publishes of this socket are in progress"
-                    + " (events.websocket.maxPublishesInFlight); wait for their answers", ref);
+                    + " (websocket.maxPublishesInFlight); wait for their answers", ref);
             return;
         }
         // The stream completes on whichever thread it likes (the JDK's delay scheduler for a timeout): the answer is

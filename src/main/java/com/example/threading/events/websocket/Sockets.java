@@ -108,7 +108,7 @@ final class Sockets {
         }
         for (EventSocket socket : open) {
             if (socket.stalled(nowNanos, drainTimeoutNanos)) {
-                socket.drop("nothing written for events.websocket.drainTimeout");
+                socket.drop("nothing written for websocket.drainTimeout");
             } else if (nowNanos - socket.expiresNanos() >= 0) {
                 socket.expired();
             } else if (nowNanos - socket.openedNanos() > maxLifetimeNanos) {

@@ -16,7 +16,7 @@ import jakarta.validation.constraints.NotNull;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@code events.websocket} section of config.yml: the sockets of {@code GET /events/ws} (docs/websocket.md): how
+ * The {@code websocket} section of config.yml: the sockets of {@code GET /events/ws} (docs/websocket.md): how
  * many, how long each lives, how often an idle one is pinged, how large a client's message may be, how fast a client
  * may publish, and when a slow reader is shed.
  */
@@ -96,7 +96,7 @@ public final class WebSocketConfiguration {
 
     /** Checked by Bean Validation at startup. */
     @JsonIgnore
-    @ValidationMethod(message = "events.websocket.heartbeat must be below events.websocket.maxLifetime")
+    @ValidationMethod(message = "websocket.heartbeat must be below websocket.maxLifetime")
     public boolean isHeartbeatWithinLifetime() {
         return heartbeat.toMilliseconds() < maxLifetime.toMilliseconds();
     }

@@ -26,7 +26,7 @@ import org.eclipse.jetty.ee10.websocket.server.JettyWebSocketServerContainer;
  * the long-poll and the event stream. Everything that can be refused is refused before the upgrade,
  * with the JSON error of the long-poll: a caller or topic the access policy ({@code events.auth}) refuses
  * {@code 401}/{@code 403}, a bad query {@code 400}, a request that is not a WebSocket upgrade {@code 400}, all
- * {@code events.websocket.maxSockets} open {@code 503} with Retry-After. The caller's publish credentials are read
+ * {@code websocket.maxSockets} open {@code 503} with Retry-After. The caller's publish credentials are read
  * from the same head (they answer each publish on the socket), and the socket ends when the caller's credentials do.
  */
 final class WebSocketServlet extends HttpServlet {
@@ -54,7 +54,7 @@ final class WebSocketServlet extends HttpServlet {
         super.init(config);
         container = JettyWebSocketServerContainer.getContainer(config.getServletContext());
         if (container == null) {
-            throw new ServletException("no WebSocket container on this context: WebSocketTransport.register configures it");
+            throw new ServletException("no WebSocket container on this context: WebSocketBundle configures it");
         }
         with = shared.apply(new DrainingExecutor(container.getExecutor(), DRAINERS));
     }
@@ -85,7 +85,7 @@ final class WebSocketServlet extends HttpServlet {
         // HTTP/2 carries the socket on a stream opened by an extended CONNECT (RFC 8441), with no Upgrade header; the
         // container checks its :protocol.
         if (!CONNECT.equals(request.getMethod()) && !"websocket".equalsIgnoreCase(request.getHeader("Upgrade"))) {
-            json.writeError(response, 400, "GET " + WebSocketTransport.PATH + " is a WebSocket: send Upgrade: websocket"
+            json.writeError(response, 400, "GET " + WebSocketBundle.PATH + " is a WebSocket: send Upgrade: websocket"
                     + " (or read the same events from GET /events/stream)");
             return;
         }

@@ -1,5 +1,5 @@
 /**
- * The WebSocket transport ({@link com.example.threading.events.websocket.WebSocketTransport}):
+ * The WebSocket transport ({@link com.example.threading.events.websocket.WebSocketBundle}):
  * {@code GET /events/ws?topic=T[:N[:E]]} upgrades to a socket (RFC 6455, Jetty's own WebSocket API) that receives each
  * event of its topics as one text message with the socket's position, and sends its own messages on the same
  * connection: {@code publish} (the bounds of {@code POST /events}), {@code subscribe} and {@code unsubscribe}. A

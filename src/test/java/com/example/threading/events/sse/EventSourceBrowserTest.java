@@ -32,9 +32,9 @@ class EventSourceBrowserTest {
     private static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml", ConfigOverride.randomPorts(),
             ConfigOverride.config("events.tickPeriod", "0s"),
-            ConfigOverride.config("events.sse.maxLifetime", "3s"),
-            ConfigOverride.config("events.sse.heartbeat", "1s"),
-            ConfigOverride.config("events.sse.retry", "200ms"));
+            ConfigOverride.config("sse.maxLifetime", "3s"),
+            ConfigOverride.config("sse.heartbeat", "1s"),
+            ConfigOverride.config("sse.retry", "200ms"));
     private static final Duration BOUND = Duration.ofSeconds(30);
 
     @Test

@@ -104,8 +104,8 @@ class SseEndingsTest {
     void aStreamEndingOnAStalledSocketIsShedAtTheDrainDeadlineNotHeldUntilTheIdleTimeout() throws Exception {
         // Only the drain deadline can shed here (a budget far above what is published); the lifetime ends the stream
         // while its socket is stalled, so its last event cannot be written.
-        start("500ms", "5s", ConfigOverride.config("events.sse.maxUnsentBytes", "64MiB"),
-                ConfigOverride.config("events.sse.drainTimeout", "6s"), ConfigOverride.config("events.maxEventSize", "64KiB"));
+        start("500ms", "5s", ConfigOverride.config("sse.maxUnsentBytes", "64MiB"),
+                ConfigOverride.config("sse.drainTimeout", "6s"), ConfigOverride.config("events.maxEventSize", "64KiB"));
         try (java.net.Socket stalled = new java.net.Socket()) {
             stalled.setReceiveBufferSize(4096);
             stalled.connect(new java.net.InetSocketAddress("127.0.0.1", support.getLocalPort()));
@@ -128,8 +128,8 @@ class SseEndingsTest {
 
     private void start(String heartbeat, String maxLifetime, ConfigOverride... more) throws Exception {
         List<ConfigOverride> overrides = new ArrayList<>(List.of(ConfigOverride.randomPorts(),
-                ConfigOverride.config("events.tickPeriod", "0s"), ConfigOverride.config("events.sse.heartbeat", heartbeat),
-                ConfigOverride.config("events.sse.maxLifetime", maxLifetime)));
+                ConfigOverride.config("events.tickPeriod", "0s"), ConfigOverride.config("sse.heartbeat", heartbeat),
+                ConfigOverride.config("sse.maxLifetime", maxLifetime)));
         overrides.addAll(List.of(more)); // keys not given above
         support = new DropwizardTestSupport<>(ThreadingApplication.class, "config.yml", overrides.toArray(ConfigOverride[]::new));
         support.before();

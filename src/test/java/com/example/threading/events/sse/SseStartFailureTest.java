@@ -60,13 +60,13 @@ class SseStartFailureTest {
         ServletContextHandler context = new ServletContextHandler();
         ServletHolder holder = new ServletHolder(servlet);
         holder.setAsyncSupported(false);
-        context.addServlet(holder, SseTransport.PATH);
+        context.addServlet(holder, SseBundle.PATH);
         server.setHandler(context);
         server.start();
         http = new LoopbackHttp();
 
         for (int attempt = 0; attempt < 5; attempt++) { // more attempts than places: a leak would show as a 503
-            LoopbackHttp.Answer answer = http.get(LoopbackHttp.url(connector.getLocalPort(), SseTransport.PATH));
+            LoopbackHttp.Answer answer = http.get(LoopbackHttp.url(connector.getLocalPort(), SseBundle.PATH));
             assertThat(answer.status()).as("startAsync failed: Jetty's error, not a refusal for want of places")
                     .isEqualTo(500);
         }

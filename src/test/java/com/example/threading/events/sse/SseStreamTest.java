@@ -42,9 +42,9 @@ class SseStreamTest {
             ConfigOverride.randomPorts(),
             ConfigOverride.config("events.tickPeriod", "0s"),
             ConfigOverride.config("events.maxEventSize", "64KiB"),
-            ConfigOverride.config("events.sse.maxStreams", Integer.toString(MAX_STREAMS)),
-            ConfigOverride.config("events.sse.heartbeat", "500ms"),
-            ConfigOverride.config("events.sse.drainTimeout", "2s"));
+            ConfigOverride.config("sse.maxStreams", Integer.toString(MAX_STREAMS)),
+            ConfigOverride.config("sse.heartbeat", "500ms"),
+            ConfigOverride.config("sse.drainTimeout", "2s"));
     private static final LoopbackHttp HTTP = new LoopbackHttp();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration BOUND = Duration.ofSeconds(20);

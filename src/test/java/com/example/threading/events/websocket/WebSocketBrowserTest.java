@@ -31,8 +31,8 @@ class WebSocketBrowserTest {
     private static final DropwizardAppExtension<ThreadingConfiguration> APP = new DropwizardAppExtension<>(
             ThreadingApplication.class, "config.yml", ConfigOverride.randomPorts(),
             ConfigOverride.config("events.tickPeriod", "0s"),
-            ConfigOverride.config("events.websocket.maxLifetime", "3s"),
-            ConfigOverride.config("events.websocket.heartbeat", "1s"));
+            ConfigOverride.config("websocket.maxLifetime", "3s"),
+            ConfigOverride.config("websocket.heartbeat", "1s"));
     private static final Duration BOUND = Duration.ofSeconds(30);
 
     @Test

@@ -168,7 +168,7 @@ class WebSocketTest {
 
     @Test
     void aStreamResetAroundTheUpgradeGivesBackItsPlace() throws Exception {
-        start(ConfigOverride.config("events.websocket.maxSockets", "3"), ConfigOverride.config("events.websocket.openTimeout", "500ms"));
+        start(ConfigOverride.config("websocket.maxSockets", "3"), ConfigOverride.config("websocket.openTimeout", "500ms"));
         HTTP2Client h2 = new HTTP2Client(new ClientConnector());
         h2.start();
         try {
@@ -266,7 +266,7 @@ class WebSocketTest {
 
     @Test
     void badMessagesGetAnErrorAndHarmNoOtherSocket() throws Exception {
-        start(ConfigOverride.config("events.websocket.maxMessageSize", "1KiB"));
+        start(ConfigOverride.config("websocket.maxMessageSize", "1KiB"));
         TestSocket bystander = open("/events/ws?topic=calm");
         TestSocket bad = open("/events/ws?topic=noise");
         Await.until(() -> gauge("events.parked") == 2, BOUND, "both parked");
@@ -295,7 +295,7 @@ class WebSocketTest {
 
     @Test
     void aClientSendingFasterThanTheBoundGetsAnErrorForWhatItSentBeyond() throws Exception {
-        start(ConfigOverride.config("events.websocket.maxMessagesPerSecond", "1"));
+        start(ConfigOverride.config("websocket.maxMessagesPerSecond", "1"));
         TestSocket socket = open("/events/ws?topic=fast");
         for (int i = 0; i < 3; i++) {
             socket.send("{\"subscribe\":[\"fast\"],\"ref\":" + i + "}");
@@ -313,7 +313,7 @@ class WebSocketTest {
 
     @Test
     void refusalsComeBeforeTheUpgradeAsJson() throws Exception {
-        start(ConfigOverride.config("events.websocket.maxSockets", "1"));
+        start(ConfigOverride.config("websocket.maxSockets", "1"));
         assertThat(upgradeStatus("/events/ws?topic=bad%20name")).isEqualTo(400);
         HttpClient http = HttpClient.newHttpClient();
         HttpResponse<String> plain = http.send(HttpRequest.newBuilder(URI.create(url("/events/ws?topic=a"))).build(),
@@ -343,7 +343,7 @@ class WebSocketTest {
 
     @Test
     void anIdleSocketIsPingedAndStaysSubscribed() throws Exception {
-        start(ConfigOverride.config("events.websocket.heartbeat", "200ms"));
+        start(ConfigOverride.config("websocket.heartbeat", "200ms"));
         TestSocket socket = open("/events/ws?topic=quiet");
         Await.until(() -> socket.pings() >= 2, BOUND, "two pings");
         publish("quiet", "{}");
@@ -371,7 +371,7 @@ class WebSocketTest {
 
     @Test
     void aReaderThatTakesNothingIsShedAndTheOthersGoOn() throws Exception {
-        start(ConfigOverride.config("events.maxEventSize", "64KiB"), ConfigOverride.config("events.websocket.drainTimeout", "2s"));
+        start(ConfigOverride.config("events.maxEventSize", "64KiB"), ConfigOverride.config("websocket.drainTimeout", "2s"));
         TestSocket bystander = open("/events/ws?topic=stall");
         try (java.net.Socket stalled = new java.net.Socket()) {
             stalled.setReceiveBufferSize(4096);

@@ -85,7 +85,7 @@ public final class SseScenario extends ScenarioCommand {
     @Option(names = "--ballast-rate", defaultValue = "20", description = "Ballast events per second (default: ${DEFAULT-VALUE})")
     double ballastRate;
 
-    @Option(names = "--drain-timeout", defaultValue = "10s", description = "The service's events.sse.drainTimeout: a stream whose socket took "
+    @Option(names = "--drain-timeout", defaultValue = "10s", description = "The service's sse.drainTimeout: a stream whose socket took "
             + "nothing for this long with bytes unsent is shed (default: ${DEFAULT-VALUE}, the service's own)")
     Duration drainTimeout;
 
@@ -121,7 +121,7 @@ public final class SseScenario extends ScenarioCommand {
                 .configure("warm-up rounds", warmupRounds).configure("rooms", rooms).configure("readers per room", readersPerRoom)
                 .configure("room messages /s", rate).configure("rooms run", duration).configure("rooms warm-up", roomsWarmup).configure("message bytes", messageBytes)
                 .configure("ballast", ballastBytes + " B × " + Report.num(ballastRate) + "/s on " + RoomTraffic.BALLAST_TOPIC)
-                .configure("events.sse.drainTimeout", drainTimeout).configure("events.sse.maxUnsentBytes", "64KiB (the service's default)")
+                .configure("sse.drainTimeout", drainTimeout).configure("sse.maxUnsentBytes", "64KiB (the service's default)")
                 .configure("parts", String.join(",", parts)).configure("sockets", sockets + " over " + socketProtocol().label());
         report.environment("stream readers", "OkHttp " + okhttp3.OkHttp.VERSION + " EventSource (okhttp-sse), reader bodies on "
                 + SseReaders.threadKind());

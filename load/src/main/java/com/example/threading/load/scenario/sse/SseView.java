@@ -240,7 +240,7 @@ final class SseView {
                         "p50", "p99", "p99.9", "max", "stalled reader", "goal"), rows));
         report.note("Rooms: the stalled reader is a raw socket (4 KiB receive buffer) that sends its request head and never reads, on room 0 "
                 + "and the ballast topic; loopback's kernel buffers take megabytes before the server sees a stall, which the ballast fills. "
-                + "The service sheds a stream over events.sse.maxUnsentBytes at its next event or, with bytes unsent, after drainTimeout ("
+                + "The service sheds a stream over sse.maxUnsentBytes at its next event or, with bytes unsent, after drainTimeout ("
                 + Durations.format(drainTimeout) + ") without progress. Its latency and ledger are not in the table: the others' are.");
         Plots.percentiles(report.directory().resolve("rooms-delivery-percentiles.png"), "Rooms over streams: publish → read latency by percentile",
                 histograms);
