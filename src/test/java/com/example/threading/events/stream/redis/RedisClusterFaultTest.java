@@ -105,9 +105,15 @@ class RedisClusterFaultTest {
     void eventsPublishedWhileTheSubscriptionsToAMasterAreCutArriveFromTheStream() throws Exception {
         String topic = TestRedisCluster.topicOn(2, KEY, "cut");
         long cursor = publish(a, topic, "0").get("id").asLong();
+        // A follower on each instance: a topic with a poll parked is never idle, so each instance stays subscribed on the
+        // topic's master however long the waits below take (A's publish alone would be forgotten after topicIdleTimeout).
+        CompletableFuture<Answer> followerOnA = HTTP.getAsync(a.url("/events?topic=" + topic + ":" + cursor + "&timeout=30"));
         CompletableFuture<Answer> follower = HTTP.getAsync(b.url("/events?topic=" + topic + ":" + cursor + "&timeout=30"));
-        Await.until(() -> b.admin().gauge("events.parked") == 1, Duration.ofSeconds(20), "a follower parked on B");
-        Await.until(() -> b.admin().gauge("events.redis.reader.lag") == 0, Duration.ofSeconds(20), "B's reader placed the topic");
+        for (ServiceInstance instance : List.of(a, b)) {
+            Await.until(() -> instance.admin().gauge("events.parked") == 1, Duration.ofSeconds(20), "a follower parked");
+            Await.until(() -> instance.admin().gauge("events.redis.reader.lag") == 0, Duration.ofSeconds(20),
+                    "the reader placed the topic");
+        }
 
         // Both instances' pub/sub connections to that master are up (A's may still be reconnecting after the other test).
         Await.until(() -> pubsubClients(2) == 2, Duration.ofSeconds(20), "both instances subscribed on the topic's master");
@@ -118,14 +124,24 @@ class RedisClusterFaultTest {
             publish(a, topic, Integer.toString(n));
         }
 
-        List<Long> seen = new ArrayList<>(ids(follower.get(20, TimeUnit.SECONDS).json()));
+        assertThat(followed(b, topic, cursor, follower)).containsExactlyElementsOf(range(cursor + 1, cursor + 5));
+        assertThat(followed(a, topic, cursor, followerOnA)).containsExactlyElementsOf(range(cursor + 1, cursor + 5));
+        for (ServiceInstance instance : List.of(a, b)) {
+            Await.until(() -> instance.admin().gauge("events.redis.reader.lag") == 0, Duration.ofSeconds(10),
+                    "the reader caught up");
+        }
+    }
+
+    /** The ids of the five events after {@code cursor}: {@code first}'s, then polls on {@code instance} for the rest. */
+    private static List<Long> followed(ServiceInstance instance, String topic, long cursor, CompletableFuture<Answer> first)
+            throws Exception {
+        List<Long> seen = new ArrayList<>(ids(first.get(20, TimeUnit.SECONDS).json()));
         while (seen.size() < 5) {
-            Answer more = HTTP.get(b.url("/events?topic=" + topic + ":" + (cursor + seen.size()) + "&timeout=10"));
-            assertThat(more.status()).as("B delivers the rest").isEqualTo(200);
+            Answer more = HTTP.get(instance.url("/events?topic=" + topic + ":" + (cursor + seen.size()) + "&timeout=10"));
+            assertThat(more.status()).as("the instance delivers the rest").isEqualTo(200);
             seen.addAll(ids(more.json()));
         }
-        assertThat(seen).containsExactlyElementsOf(range(cursor + 1, cursor + 5));
-        Await.until(() -> b.admin().gauge("events.redis.reader.lag") == 0, Duration.ofSeconds(10), "B's reader caught up");
+        return seen;
     }
 
     /** The pub/sub clients connected to master {@code index} (the kind {@code CLIENT KILL TYPE pubsub} ends). */
