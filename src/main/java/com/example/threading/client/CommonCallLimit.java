@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * without having run the call (the fan-out cancelled it); or at once, on the submitting thread, if that executor
  * refuses the task. {@link CallPlaces} orders each give before the take that reuses it. {@code CommonCallLimitTest}
  * checks it on the JDK's default executor: calls that end, a task cancelled before it runs, and a place given back
- * before the outcome, once.
+ * before the outcome, once; {@code CommonCallLimitLincheckTest} over the interleavings of a place given back twice at
+ * once beside new admissions.
  */
 final class CommonCallLimit {
 
